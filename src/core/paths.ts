@@ -1,0 +1,11 @@
+/** The templates a quest path may use; see docs/quest-format.md. */
+export const PATH_TEMPLATES = ["sandbox", "workspace", "agent_dir", "home"] as const;
+export type PathTemplate = (typeof PATH_TEMPLATES)[number];
+
+const TEMPLATE_PATTERN = /\{([a-z_]+)\}/g;
+
+/** The names in braces that are not known templates (empty when the path is fine). */
+export function unknownTemplates(path: string): string[] {
+  const names = [...path.matchAll(TEMPLATE_PATTERN)].map((match) => match[1] ?? "");
+  return names.filter((name) => !(PATH_TEMPLATES as readonly string[]).includes(name));
+}

@@ -1,0 +1,78 @@
+import type { CheckType } from "./checks.ts";
+
+export type CheckStatus = "pass" | "fail" | "pending";
+
+/** Why a check could not be decided: every pending result names one. */
+export type PendingKind =
+  | "unavailable" // a tool, a process or a service could not start
+  | "timeout"
+  | "stopped" // cancelled or disposed
+  | "awaiting_confirmation"
+  | "not_reached" // an event boundary that has not happened yet
+  | "too_large"
+  | "isolation_unavailable"
+  | "error"; // any other infrastructure error
+
+/** Typed evidence: each check type says what it saw. `summary` is the one line a person reads. */
+export type Evidence =
+  | {
+      kind: "event";
+      summary: string;
+      matched: number;
+      scanned: number;
+      boundarySeq?: number;
+      firstMatchSeq?: number;
+      sessionId?: string;
+    }
+  | { kind: "file"; summary: string; path: string; found: "file" | "dir" | "other" | "none" }
+  | {
+      kind: "structured_path";
+      summary: string;
+      file: string;
+      path: string;
+      matched: unknown[];
+      parseError?: { message: string; line?: number; column?: number };
+    }
+  | {
+      kind: "command";
+      summary: string;
+      script: string;
+      cwd: string;
+      isolation: "worktree" | "none";
+      exitCode?: number;
+      signal?: string;
+      output?: string;
+      outputTruncated?: boolean;
+      failed?: string[];
+    }
+  | { kind: "git"; summary: string; assert: string; baseline: string; detail?: Record<string, unknown> }
+  | {
+      kind: "mcp";
+      summary: string;
+      server: string;
+      transport?: "stdio" | "http";
+      tools: string[];
+      missingTools: string[];
+      serverInfo?: { name: string; version: string };
+    }
+  | { kind: "skill"; summary: string; name?: string; filePath?: string; violations: string[]; diagnostics: string[] }
+  | { kind: "confirm"; summary: string; prompt: string; answer?: boolean }
+  | { kind: "path"; summary: string; path: string; problem: "escape" | "too_large" | "binary" | "unreadable" }
+  | { kind: "pending"; summary: string; pending: PendingKind; detail?: Record<string, unknown> };
+
+export type CheckResult = {
+  id: string;
+  type: CheckType;
+  status: CheckStatus;
+  describe?: string;
+  evidence: Evidence;
+};
+
+export type QuestCounts = { passed: number; failed: number; pending: number };
+
+export type QuestResult = {
+  quest: string;
+  status: CheckStatus;
+  counts: QuestCounts;
+  checks: CheckResult[];
+};

@@ -1,0 +1,129 @@
+/**
+ * The one port through which the engine touches the world. The engine itself reads no file and
+ * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
+ */
+import type { ConfirmCheck, McpHandshakeCheck } from "../core/checks.ts";
+
+/** A quest path after templates, with the root it must stay inside. */
+export type ResolvedPath = {
+  /** As the quest wrote it, for evidence. */
+  written: string;
+  /** Absolute, normalized. */
+  absolute: string;
+  /** Absolute folder the path must not leave (through `..` or a symbolic link). */
+  root: string;
+};
+
+export type FileKindProbe =
+  | { kind: "file"; size: number }
+  | { kind: "dir" }
+  | { kind: "other" }
+  | { kind: "missing" }
+  | { kind: "escape"; reason: string }
+  | { kind: "error"; message: string };
+
+export type ReadFileProbe =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; problem: "missing" | "not_file" | "escape" | "error"; message: string }
+  | { ok: false; problem: "too_large"; message: string; size: number };
+
+/** A check script (seed 002). Its content was read before the run and is never read again. */
+export type ScriptRequest = {
+  /** The script's name: `$0` inside it, and what a report names. */
+  script: string;
+  content: string;
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+};
+
+/**
+ * How a check script ended. `ok: true` is a finished run (any exit code); `ok: false` is a run
+ * that did not finish, which no change to the code can answer.
+ */
+export type ScriptOutcome =
+  | {
+      ok: true;
+      passed: boolean;
+      exitCode: number | null;
+      signal?: string;
+      /** stdout and stderr mixed in the order they came (bounded: the tail is kept). */
+      report: string;
+      stdout: string;
+      stderr: string;
+      truncated: boolean;
+    }
+  | {
+      ok: false;
+      kind: "unavailable" | "timeout" | "stopped";
+      message: string;
+      report: string;
+      truncated: boolean;
+    };
+
+export type GitAnswer<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** Read-only questions about a git repository; none of them writes to it. */
+export type GitProbe = {
+  resolveRevision(cwd: string, revision: string): Promise<GitAnswer<string>>;
+  countCommitsSince(cwd: string, baseline: string): Promise<GitAnswer<number>>;
+  /** Tracked changes and untracked, non-ignored files (porcelain status lines). */
+  changedPaths(cwd: string): Promise<GitAnswer<string[]>>;
+  branchExists(cwd: string, branch: string): Promise<GitAnswer<boolean>>;
+  /** The baseline-to-working-tree diff text, untracked files included as additions. */
+  diffSince(cwd: string, baseline: string, path?: string): Promise<GitAnswer<string>>;
+  compareWithBaseline(
+    cwd: string,
+    baseline: string,
+    path: string,
+  ): Promise<GitAnswer<"same" | "different" | "missing_now" | "missing_in_baseline">>;
+};
+
+export type McpRequest = {
+  check: McpHandshakeCheck;
+  workspace: string;
+  agentDir: string;
+  signal?: AbortSignal;
+};
+
+export type McpOutcome =
+  | {
+      ok: true;
+      server: string;
+      transport: "stdio" | "http";
+      serverInfo: { name: string; version: string };
+      tools: string[];
+    }
+  | {
+      ok: false;
+      server: string;
+      /** `config`: the learner can fix it (unknown, disabled or invalid server); the rest are pending. */
+      kind: "config" | "unavailable" | "timeout" | "stopped";
+      message: string;
+    };
+
+export type SkillRequest = { name?: string; path?: string; workspace: string; agentDir: string };
+
+export type SkillOutcome =
+  | {
+      ok: true;
+      /** The skill Pi's discovery found, if it did. */
+      found?: { name: string; filePath: string };
+      violations: string[];
+      diagnostics: string[];
+    }
+  | { ok: false; message: string };
+
+export type Probes = {
+  fileExists(path: ResolvedPath): Promise<FileKindProbe>;
+  readFile(path: ResolvedPath, maxBytes: number): Promise<ReadFileProbe>;
+  /** Runs a script in place (`isolation: none`). */
+  runCommand(request: ScriptRequest): Promise<ScriptOutcome>;
+  /** Runs a script in the isolated task verifier; absent until that verifier is wired in. */
+  runIsolated?: (request: ScriptRequest & { oraclePaths: string[]; questId: string; checkId: string }) => Promise<ScriptOutcome>;
+  git: GitProbe;
+  mcpHandshake(request: McpRequest): Promise<McpOutcome>;
+  skillValid(request: SkillRequest): Promise<SkillOutcome>;
+  /** The learner's answer, or undefined when there is none yet. */
+  confirm(check: ConfirmCheck): Promise<boolean | undefined>;
+};

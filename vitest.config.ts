@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["tests/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests spawn real processes and git; two cores here.
+    pool: "forks",
+    maxWorkers: 2,
+  },
+});
