@@ -48,12 +48,10 @@ export const FieldPredicateSchema = z.union([
   z.strictObject({ contains: z.string() }),
   z.strictObject({ starts_with: z.string() }),
   z.strictObject({ ends_with: z.string() }),
-  z
-    .strictObject({ regex: z.string(), flags: z.string().optional() })
-    .superRefine((value, ctx) => {
-      const problem = regexProblem(value.regex, value.flags);
-      if (problem) ctx.addIssue({ code: "custom", path: ["regex"], message: `invalid regex: ${problem}` });
-    }),
+  z.strictObject({ regex: z.string(), flags: z.string().optional() }).superRefine((value, ctx) => {
+    const problem = regexProblem(value.regex, value.flags);
+    if (problem) ctx.addIssue({ code: "custom", path: ["regex"], message: `invalid regex: ${problem}` });
+  }),
   z.strictObject({ one_of: z.array(Scalar).min(1) }),
   z
     .strictObject({ min: z.number().optional(), max: z.number().optional() })
@@ -109,7 +107,8 @@ function structuredPathCheck<T extends "json_path" | "yaml_path">(type: T) {
       value: z.unknown().optional(),
     })
     .superRefine((check, ctx) => {
-      const needsValue = check.assert === "equals" || check.assert === "contains" || check.assert === "matches";
+      const needsValue =
+        check.assert === "equals" || check.assert === "contains" || check.assert === "matches";
       if (needsValue && check.value === undefined) {
         ctx.addIssue({ code: "custom", path: ["assert"], message: `assert: ${check.assert} needs a value` });
       }
@@ -117,7 +116,8 @@ function structuredPathCheck<T extends "json_path" | "yaml_path">(type: T) {
         ctx.addIssue({ code: "custom", path: ["value"], message: `assert: ${check.assert} takes no value` });
       }
       if (check.assert === "matches") {
-        const problem = typeof check.value === "string" ? regexProblem(check.value) : "value must be a string";
+        const problem =
+          typeof check.value === "string" ? regexProblem(check.value) : "value must be a string";
         if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: `invalid regex: ${problem}` });
       }
     });
@@ -156,7 +156,10 @@ export const GitCheckSchema = z.discriminatedUnion(
     }),
     z.strictObject({ ...gitBase, assert: z.literal("file_restored"), path: z.string().min(1) }),
   ],
-  { error: "assert must be one of: commit_count, clean_tree, dirty, branch_exists, diff_contains, file_restored" },
+  {
+    error:
+      "assert must be one of: commit_count, clean_tree, dirty, branch_exists, diff_contains, file_restored",
+  },
 );
 export const GIT_ASSERTIONS = [
   "commit_count",
@@ -173,7 +176,10 @@ export const McpHandshakeCheckSchema = z
   .strictObject({
     ...base,
     type: z.literal("mcp_handshake"),
-    server: z.string().regex(/^[A-Za-z0-9_-]+$/, "a server name uses letters, digits, _ and -").optional(),
+    server: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, "a server name uses letters, digits, _ and -")
+      .optional(),
     command: z.string().min(1).optional(),
     args: z.array(z.string()).optional(),
     env: z.record(z.string(), z.string()).optional(),
@@ -205,7 +211,10 @@ export const SkillValidCheckSchema = z
     name: z.string().min(1).optional(),
     path: PathSchema.optional(),
   })
-  .refine((check) => (check.name === undefined) !== (check.path === undefined), "give exactly one of name or path");
+  .refine(
+    (check) => (check.name === undefined) !== (check.path === undefined),
+    "give exactly one of name or path",
+  );
 
 export const ConfirmCheckSchema = z.strictObject({
   ...base,

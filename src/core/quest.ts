@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckSchema, type Check } from "./checks.ts";
+import { type Check, CheckSchema } from "./checks.ts";
 
 export const QUEST_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 

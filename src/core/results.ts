@@ -55,7 +55,14 @@ export type Evidence =
       missingTools: string[];
       serverInfo?: { name: string; version: string };
     }
-  | { kind: "skill"; summary: string; name?: string; filePath?: string; violations: string[]; diagnostics: string[] }
+  | {
+      kind: "skill";
+      summary: string;
+      name?: string;
+      filePath?: string;
+      violations: string[];
+      diagnostics: string[];
+    }
   | { kind: "confirm"; summary: string; prompt: string; answer?: boolean }
   | { kind: "path"; summary: string; path: string; problem: "escape" | "too_large" | "binary" | "unreadable" }
   | { kind: "pending"; summary: string; pending: PendingKind; detail?: Record<string, unknown> };

@@ -120,7 +120,9 @@ export type Probes = {
   /** Runs a script in place (`isolation: none`). */
   runCommand(request: ScriptRequest): Promise<ScriptOutcome>;
   /** Runs a script in the isolated task verifier; absent until that verifier is wired in. */
-  runIsolated?: (request: ScriptRequest & { oraclePaths: string[]; questId: string; checkId: string }) => Promise<ScriptOutcome>;
+  runIsolated?: (
+    request: ScriptRequest & { oraclePaths: string[]; questId: string; checkId: string },
+  ) => Promise<ScriptOutcome>;
   git: GitProbe;
   mcpHandshake(request: McpRequest): Promise<McpOutcome>;
   skillValid(request: SkillRequest): Promise<SkillOutcome>;

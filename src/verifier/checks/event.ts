@@ -1,0 +1,73 @@
+import type { EventCheck } from "../../core/checks.ts";
+import { QUEST_COMPLETED_EVENT } from "../../core/events.ts";
+import type { CheckResult } from "../../core/results.ts";
+import type { EvaluationContext } from "../context.ts";
+import { type EventIndex, eventMatches } from "../event-index.ts";
+import { describePredicate, matchesIntPredicate } from "../predicates.ts";
+import { pending, result } from "./result.ts";
+
+/** The seq after which events count, or why there is none yet. */
+function resolveBoundary(
+  check: EventCheck,
+  ctx: EvaluationContext,
+  index: EventIndex,
+): { ok: true; seq: number } | { ok: false; reason: string } {
+  if (check.after === undefined) return { ok: true, seq: -1 };
+  const { ref, event } =
+    typeof check.after === "string" ? { ref: check.after, event: QUEST_COMPLETED_EVENT } : check.after;
+  const explicit = ctx.eventRefs?.[ref]?.[event];
+  if (explicit !== undefined) return { ok: true, seq: explicit };
+  const candidates = index.byName.get(event) ?? [];
+  for (let i = candidates.length - 1; i >= 0; i--) {
+    const candidate = candidates[i];
+    if (candidate && candidate.payload.quest === ref) return { ok: true, seq: candidate.seq };
+  }
+  return { ok: false, reason: `no ${event} event for "${ref}" has been recorded yet` };
+}
+
+export function evaluateEventCheck(
+  check: EventCheck,
+  ctx: EvaluationContext,
+  index: EventIndex,
+): CheckResult {
+  const boundary = resolveBoundary(check, ctx, index);
+  if (!boundary.ok) return pending(check, "not_reached", boundary.reason);
+
+  const sessionId = check.same_session ? (ctx.sessionId ?? index.lastSessionId) : undefined;
+  if (check.same_session && sessionId === undefined) {
+    return pending(
+      check,
+      "not_reached",
+      "same_session asks for a current session, and no event names one yet",
+    );
+  }
+  const candidates = index.byName.get(check.match.event) ?? [];
+  let matched = 0;
+  let firstMatchSeq: number | undefined;
+  for (const event of candidates) {
+    if (event.seq <= boundary.seq) continue;
+    if (sessionId !== undefined && event.sessionId !== sessionId) continue;
+    if (!eventMatches(event, check.match)) continue;
+    matched++;
+    firstMatchSeq ??= event.seq;
+    // Without a count, the first match decides.
+    if (check.count === undefined) break;
+  }
+  const passed = check.count === undefined ? matched > 0 : matchesIntPredicate(check.count, matched);
+  const where = `${check.after !== undefined ? ` after seq ${boundary.seq}` : ""}${sessionId ? ` in session ${sessionId}` : ""}`;
+  const summary =
+    check.count === undefined
+      ? passed
+        ? `matching ${check.match.event} event at seq ${firstMatchSeq}${where}`
+        : `no matching ${check.match.event} event${where} (${index.total} events recorded)`
+      : `${matched} matching ${check.match.event} events${where}; count must be ${describePredicate(check.count)}`;
+  return result(check, passed ? "pass" : "fail", {
+    kind: "event",
+    summary,
+    matched,
+    scanned: index.total,
+    ...(check.after !== undefined ? { boundarySeq: boundary.seq } : {}),
+    ...(firstMatchSeq !== undefined ? { firstMatchSeq } : {}),
+    ...(sessionId !== undefined ? { sessionId } : {}),
+  });
+}

@@ -1,0 +1,81 @@
+import type { GitCheck } from "../../core/checks.ts";
+import type { CheckResult } from "../../core/results.ts";
+import type { EvaluationContext } from "../context.ts";
+import { resolveQuestPath } from "../paths.ts";
+import { describePredicate, matchesIntPredicate } from "../predicates.ts";
+import type { GitAnswer } from "../probes.ts";
+import { pathProblem, pending, result } from "./result.ts";
+
+export async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promise<CheckResult> {
+  const baseline = ctx.baseline;
+  if (baseline === undefined) {
+    return pending(check, "unavailable", "no baseline commit is pinned (is the workspace a git repository?)");
+  }
+  const git = ctx.probes.git;
+  const cwd = ctx.paths.workspace;
+  const done = (passed: boolean, summary: string, detail?: Record<string, unknown>) =>
+    result(check, passed ? "pass" : "fail", {
+      kind: "git",
+      summary,
+      assert: check.assert,
+      baseline,
+      ...(detail ? { detail } : {}),
+    });
+  const gitFailed = (answer: Extract<GitAnswer<unknown>, { ok: false }>) =>
+    pending(check, "error", `git: ${answer.message}`, { baseline });
+
+  switch (check.assert) {
+    case "commit_count": {
+      const answer = await git.countCommitsSince(cwd, baseline);
+      if (!answer.ok) return gitFailed(answer);
+      return done(
+        matchesIntPredicate(check.count, answer.value),
+        `${answer.value} commit(s) since ${baseline.slice(0, 12)}; expected ${describePredicate(check.count)}`,
+        { commits: answer.value },
+      );
+    }
+    case "clean_tree":
+    case "dirty": {
+      const answer = await git.changedPaths(cwd);
+      if (!answer.ok) return gitFailed(answer);
+      const changes = answer.value;
+      const clean = changes.length === 0;
+      const summary = clean
+        ? "the working tree is clean"
+        : `${changes.length} uncommitted change(s): ${changes.slice(0, 5).join(", ")}`;
+      return done(check.assert === "clean_tree" ? clean : !clean, summary, { changes: changes.slice(0, 50) });
+    }
+    case "branch_exists": {
+      const answer = await git.branchExists(cwd, check.branch);
+      if (!answer.ok) return gitFailed(answer);
+      return done(answer.value, `branch ${check.branch} ${answer.value ? "exists" : "does not exist"}`);
+    }
+    case "diff_contains": {
+      if (check.path !== undefined) {
+        const resolved = resolveQuestPath(check.path, ctx.paths);
+        if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
+      }
+      const answer = await git.diffSince(cwd, baseline, check.path);
+      if (!answer.ok) return gitFailed(answer);
+      const found = answer.value.includes(check.text);
+      const scope = check.path ? ` in ${check.path}` : "";
+      return done(
+        found,
+        `the changes since ${baseline.slice(0, 12)}${scope} ${found ? "contain" : "do not contain"} ${JSON.stringify(check.text)}`,
+      );
+    }
+    case "file_restored": {
+      const resolved = resolveQuestPath(check.path, ctx.paths);
+      if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
+      const answer = await git.compareWithBaseline(cwd, baseline, check.path);
+      if (!answer.ok) return gitFailed(answer);
+      const summaries = {
+        same: `${check.path} matches the baseline`,
+        different: `${check.path} differs from the baseline`,
+        missing_now: `${check.path} is missing; the baseline has it`,
+        missing_in_baseline: `${check.path} is not in the baseline, so there is nothing to restore`,
+      } as const;
+      return done(answer.value === "same", summaries[answer.value], { state: answer.value });
+    }
+  }
+}

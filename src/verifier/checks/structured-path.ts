@@ -1,0 +1,151 @@
+import { isDeepStrictEqual } from "node:util";
+import { JSONPath } from "jsonpath-plus";
+import { parseDocument } from "yaml";
+import type { StructuredPathCheck } from "../../core/checks.ts";
+import type { CheckResult } from "../../core/results.ts";
+import type { EvaluationContext } from "../context.ts";
+import { resolveQuestPath } from "../paths.ts";
+import { pathProblem, pending, result } from "./result.ts";
+
+/** The read bound of the contract: a larger file is pending, not read. */
+export const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+type Parsed = { ok: true; value: unknown } | { ok: false; message: string; line?: number; column?: number };
+
+export function parseJson(text: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = /line (\d+) column (\d+)/.exec(message);
+    return {
+      ok: false,
+      message,
+      ...(position ? { line: Number(position[1]), column: Number(position[2]) } : {}),
+    };
+  }
+}
+
+export function parseYaml(text: string): Parsed {
+  const document = parseDocument(text, { prettyErrors: true });
+  const error = document.errors[0];
+  if (error) {
+    return {
+      ok: false,
+      message: error.message.split("\n")[0] ?? error.message,
+      ...(error.linePos ? { line: error.linePos[0].line, column: error.linePos[0].col } : {}),
+    };
+  }
+  return { ok: true, value: document.toJS() };
+}
+
+/** Every value the JSONPath matches. Script filters are off: a quest file never runs code here. */
+export function readJsonPath(value: unknown, path: string): unknown[] {
+  return JSONPath({ path, json: value as object, wrap: true, eval: false }) as unknown[];
+}
+
+function isNonEmpty(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
+  return true;
+}
+
+function holds(assertion: StructuredPathCheck["assert"], matched: unknown, expected: unknown): boolean {
+  switch (assertion) {
+    case "exists":
+    case "missing":
+      return true;
+    case "non_empty":
+      return isNonEmpty(matched);
+    case "equals":
+      return isDeepStrictEqual(matched, expected);
+    case "contains":
+      if (typeof matched === "string") return typeof expected === "string" && matched.includes(expected);
+      if (Array.isArray(matched)) return matched.some((item) => isDeepStrictEqual(item, expected));
+      return false;
+    case "matches":
+      return (
+        (typeof matched === "string" || typeof matched === "number") &&
+        new RegExp(String(expected)).test(String(matched))
+      );
+  }
+}
+
+/** Keeps evidence small: the first few matches, each cut short. */
+function sample(values: unknown[]): unknown[] {
+  return values.slice(0, 5).map((value) => {
+    const text = JSON.stringify(value) ?? "undefined";
+    return text.length > 200 ? `${text.slice(0, 200)}…` : value;
+  });
+}
+
+export async function evaluateStructuredPathCheck(
+  check: StructuredPathCheck,
+  ctx: EvaluationContext,
+): Promise<CheckResult> {
+  const resolved = resolveQuestPath(check.file, ctx.paths);
+  if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
+  const read = await ctx.probes.readFile(resolved.path, MAX_READ_BYTES);
+  const base = { kind: "structured_path" as const, file: check.file, path: check.path };
+  if (!read.ok) {
+    switch (read.problem) {
+      case "escape":
+        return pathProblem(check, check.file, read.message);
+      case "too_large":
+        return pending(
+          check,
+          "too_large",
+          `${check.file} is ${read.size} bytes, over the ${MAX_READ_BYTES}-byte read bound; not read`,
+        );
+      case "missing":
+      case "not_file":
+        return result(check, "fail", { ...base, summary: `${check.file}: ${read.message}`, matched: [] });
+      case "error":
+        return pending(check, "error", `${check.file}: ${read.message}`);
+    }
+  }
+  if (read.bytes.includes(0)) {
+    return result(check, "fail", {
+      kind: "path",
+      summary: `${check.file} is a binary file, not ${check.type === "json_path" ? "JSON" : "YAML"}`,
+      path: check.file,
+      problem: "binary",
+    });
+  }
+  const parsed = (check.type === "json_path" ? parseJson : parseYaml)(read.bytes.toString("utf8"));
+  if (!parsed.ok) {
+    const where = parsed.line !== undefined ? `:${parsed.line}:${parsed.column}` : "";
+    return result(check, "fail", {
+      ...base,
+      summary: `${check.file}${where} does not parse: ${parsed.message}`,
+      matched: [],
+      parseError: {
+        message: parsed.message,
+        ...(parsed.line !== undefined ? { line: parsed.line, column: parsed.column } : {}),
+      },
+    });
+  }
+  let matched: unknown[];
+  try {
+    matched = readJsonPath(parsed.value, check.path);
+  } catch (error) {
+    return result(check, "fail", {
+      ...base,
+      summary: `JSONPath ${check.path}: ${(error as Error).message}`,
+      matched: [],
+    });
+  }
+  const passed =
+    check.assert === "missing"
+      ? matched.length === 0
+      : matched.some((value) => holds(check.assert, value, check.value));
+  const expectation =
+    check.value === undefined ? check.assert : `${check.assert} ${JSON.stringify(check.value)}`;
+  const summary = passed
+    ? `${check.path} in ${check.file}: ${expectation} holds (${matched.length} matched)`
+    : matched.length === 0
+      ? `${check.path} matches nothing in ${check.file}`
+      : `${check.path} in ${check.file}: no matched value ${expectation} (saw ${JSON.stringify(sample(matched))})`;
+  return result(check, passed ? "pass" : "fail", { ...base, summary, matched: sample(matched) });
+}
