@@ -1,0 +1,252 @@
+import { describe, expect, it } from "vitest";
+import { evaluateCheck } from "../../src/verifier/evaluate.ts";
+import { check } from "../support/checks.ts";
+import { context, events } from "../support/fake-probes.ts";
+
+const wroteFile = check({
+  type: "event",
+  match: { event: "tool_result", tool: "write", outcome: "success" },
+});
+
+describe("event checks", () => {
+  it("pass on the first matching event and say where it was", async () => {
+    const ctx = context({
+      events: events(
+        { name: "turn_end" },
+        { name: "tool_result", payload: { toolName: "write", isError: false } },
+      ),
+    });
+    const result = await evaluateCheck(wroteFile, ctx);
+    expect(result.status).toBe("pass");
+    expect(result.evidence).toMatchObject({ kind: "event", firstMatchSeq: 1, matched: 1, scanned: 2 });
+  });
+
+  it("fail when no event matches, saying how many were recorded", async () => {
+    const ctx = context({
+      events: events({ name: "tool_result", payload: { toolName: "write", isError: true } }),
+    });
+    const result = await evaluateCheck(wroteFile, ctx);
+    expect(result.status).toBe("fail");
+    expect(result.evidence.summary).toContain("no matching tool_result event (1 events recorded)");
+  });
+
+  it.each([
+    ["tool", { tool: "write", success: true }],
+    ["toolName", { toolName: "write", isError: false }],
+    ["tool_name", { tool_name: "write", is_error: false }],
+  ])("read the tool from %s and the outcome from its companion field", async (_alias, payload) => {
+    const result = await evaluateCheck(
+      wroteFile,
+      context({ events: events({ name: "tool_result", payload }) }),
+    );
+    expect(result.status).toBe("pass");
+  });
+
+  it("treat an event without any outcome field as not matching an outcome", async () => {
+    const result = await evaluateCheck(
+      wroteFile,
+      context({ events: events({ name: "tool_result", payload: { tool: "write" } }) }),
+    );
+    expect(result.status).toBe("fail");
+  });
+
+  it("match error outcomes", async () => {
+    const failedBash = check({
+      type: "event",
+      match: { event: "tool_result", tool: "bash", outcome: "error" },
+    });
+    const ctx = context({
+      events: events({ name: "tool_result", payload: { toolName: "bash", isError: true } }),
+    });
+    expect((await evaluateCheck(failedBash, ctx)).status).toBe("pass");
+  });
+
+  it("read min_assistant_turns from assistant_turns or assistantTurns", async () => {
+    const twoTurns = check({ type: "event", match: { event: "agent_end", min_assistant_turns: 2 } });
+    expect(
+      (
+        await evaluateCheck(
+          twoTurns,
+          context({ events: events({ name: "agent_end", payload: { assistantTurns: 2 } }) }),
+        )
+      ).status,
+    ).toBe("pass");
+    expect(
+      (
+        await evaluateCheck(
+          twoTurns,
+          context({ events: events({ name: "agent_end", payload: { assistant_turns: 3 } }) }),
+        )
+      ).status,
+    ).toBe("pass");
+    expect(
+      (
+        await evaluateCheck(
+          twoTurns,
+          context({ events: events({ name: "agent_end", payload: { assistantTurns: 1 } }) }),
+        )
+      ).status,
+    ).toBe("fail");
+  });
+
+  it("match dotted payload fields with literals and predicates", async () => {
+    const wroteHello = check({
+      type: "event",
+      match: {
+        event: "tool_result",
+        fields: { "input.path": { ends_with: "hello.txt" }, "input.lines": { min: 1 } },
+      },
+    });
+    const payload = (path: string, lines: number) => ({ toolName: "write", input: { path, lines } });
+    expect(
+      (
+        await evaluateCheck(
+          wroteHello,
+          context({ events: events({ name: "tool_result", payload: payload("a/hello.txt", 2) }) }),
+        )
+      ).status,
+    ).toBe("pass");
+    expect(
+      (
+        await evaluateCheck(
+          wroteHello,
+          context({ events: events({ name: "tool_result", payload: payload("a/bye.txt", 2) }) }),
+        )
+      ).status,
+    ).toBe("fail");
+    expect(
+      (
+        await evaluateCheck(
+          wroteHello,
+          context({ events: events({ name: "tool_result", payload: payload("hello.txt", 0) }) }),
+        )
+      ).status,
+    ).toBe("fail");
+  });
+
+  describe("boundaries", () => {
+    const afterWelcome = check({ type: "event", match: { event: "input" }, after: "welcome" });
+
+    it("count only events after the named quest completed", async () => {
+      const ctx = context({
+        events: events(
+          { name: "input", payload: { text: "before" } },
+          { name: "quest_completed", payload: { quest: "welcome" } },
+          { name: "input", payload: { text: "after" } },
+        ),
+      });
+      const result = await evaluateCheck(afterWelcome, ctx);
+      expect(result.status).toBe("pass");
+      expect(result.evidence).toMatchObject({ boundarySeq: 1, firstMatchSeq: 2 });
+    });
+
+    it("fail when the only matches came before the boundary", async () => {
+      const ctx = context({
+        events: events({ name: "input" }, { name: "quest_completed", payload: { quest: "welcome" } }),
+      });
+      expect((await evaluateCheck(afterWelcome, ctx)).status).toBe("fail");
+    });
+
+    it("are pending while the boundary has not happened", async () => {
+      const result = await evaluateCheck(afterWelcome, context({ events: events({ name: "input" }) }));
+      expect(result.status).toBe("pending");
+      expect(result.evidence).toMatchObject({ kind: "pending", pending: "not_reached" });
+    });
+
+    it("resolve {ref, event} from explicit refs before recorded events", async () => {
+      const afterActivation = check({
+        type: "event",
+        match: { event: "input" },
+        after: { ref: "first-file", event: "quest_activated" },
+      });
+      const recorded = events({ name: "input" }, { name: "input" }, { name: "input" });
+      expect(
+        (
+          await evaluateCheck(
+            afterActivation,
+            context({ events: recorded, eventRefs: { "first-file": { quest_activated: 1 } } }),
+          )
+        ).evidence,
+      ).toMatchObject({ firstMatchSeq: 2 });
+      expect(
+        (
+          await evaluateCheck(
+            afterActivation,
+            context({ events: recorded, eventRefs: { "first-file": { quest_activated: 2 } } }),
+          )
+        ).status,
+      ).toBe("fail");
+    });
+
+    it("use the latest boundary when a quest completed more than once (after a reset)", async () => {
+      const ctx = context({
+        events: events(
+          { name: "quest_completed", payload: { quest: "welcome" } },
+          { name: "input" },
+          { name: "quest_completed", payload: { quest: "welcome" } },
+        ),
+      });
+      expect((await evaluateCheck(afterWelcome, ctx)).status).toBe("fail");
+    });
+  });
+
+  describe("same_session", () => {
+    const inThisSession = check({ type: "event", match: { event: "input" }, same_session: true });
+
+    it("ignore events from other sessions", async () => {
+      const recorded = events({ name: "input", sessionId: "old" }, { name: "turn_end", sessionId: "new" });
+      expect((await evaluateCheck(inThisSession, context({ events: recorded }))).status).toBe("fail");
+      expect(
+        (await evaluateCheck(inThisSession, context({ events: recorded, sessionId: "old" }))).status,
+      ).toBe("pass");
+    });
+
+    it("take the current session from the last event that names one", async () => {
+      const recorded = events({ name: "input", sessionId: "a" }, { name: "input", sessionId: "b" });
+      const result = await evaluateCheck(inThisSession, context({ events: recorded }));
+      expect(result.evidence).toMatchObject({ sessionId: "b", firstMatchSeq: 1 });
+    });
+
+    it("are pending when no session is known", async () => {
+      expect(
+        (await evaluateCheck(inThisSession, context({ events: events({ name: "input" }) }))).status,
+      ).toBe("pending");
+    });
+  });
+
+  describe("count", () => {
+    const threeTurns = check({ type: "event", match: { event: "turn_end" }, count: { min: 3 } });
+    it("turn the number of matches into an integer predicate", async () => {
+      const two = events({ name: "turn_end" }, { name: "turn_end" });
+      const three = events({ name: "turn_end" }, { name: "turn_end" }, { name: "turn_end" });
+      expect((await evaluateCheck(threeTurns, context({ events: two }))).status).toBe("fail");
+      const result = await evaluateCheck(threeTurns, context({ events: three }));
+      expect(result.status).toBe("pass");
+      expect(result.evidence).toMatchObject({ matched: 3 });
+    });
+
+    it("can require that something never happened", async () => {
+      const neverFailed = check({
+        type: "event",
+        match: { event: "tool_result", outcome: "error" },
+        count: 0,
+      });
+      expect(
+        (
+          await evaluateCheck(
+            neverFailed,
+            context({ events: events({ name: "tool_result", payload: { isError: false } }) }),
+          )
+        ).status,
+      ).toBe("pass");
+      expect(
+        (
+          await evaluateCheck(
+            neverFailed,
+            context({ events: events({ name: "tool_result", payload: { isError: true } }) }),
+          )
+        ).status,
+      ).toBe("fail");
+    });
+  });
+});
