@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -322,6 +331,16 @@ describe("compareWithBaseline", () => {
     // Same size, one byte apart: the sizes alone cannot tell.
     write(repo, "lf.txt", "one\ntwO\n");
     expect(await probe.compareWithBaseline(repo, base, "lf.txt")).toEqual({ ok: true, value: "different" });
+  });
+
+  it("compares a symbolic link by its target, as git stores it", async () => {
+    const { repo } = makeRepo();
+    symlinkSync("notes.txt", path.join(repo, "link"));
+    const base = commitAll(repo, "link");
+    expect(await probe.compareWithBaseline(repo, base, "link")).toEqual({ ok: true, value: "same" });
+    rmSync(path.join(repo, "link"));
+    symlinkSync(".gitignore", path.join(repo, "link"));
+    expect(await probe.compareWithBaseline(repo, base, "link")).toEqual({ ok: true, value: "different" });
   });
 
   it("refuses folders, escapes, absolute paths and unknown baselines", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { IntPredicate, StringPredicate } from "../../src/core/predicates.ts";
 import {
   matchesFieldPredicate,
   matchesIntPredicate,
@@ -6,7 +7,7 @@ import {
 } from "../../src/verifier/predicates.ts";
 
 describe("string predicates", () => {
-  it.each([
+  it.each<[StringPredicate, string, boolean]>([
     ["hello", "hello", true],
     ["hello", "hello!", false],
     [{ equals: "a" }, "a", true],
@@ -21,13 +22,13 @@ describe("string predicates", () => {
     [{ regex: "^H", flags: "i" }, "hello", true],
     [{ one_of: ["a", "hello"] }, "hello", true],
     [{ one_of: ["a", "b"] }, "hello", false],
-  ] as const)("%j against %j is %s", (predicate, value, expected) => {
+  ])("%j against %j is %s", (predicate, value, expected) => {
     expect(matchesStringPredicate(predicate, value)).toBe(expected);
   });
 });
 
 describe("integer predicates", () => {
-  it.each([
+  it.each<[IntPredicate, number, boolean]>([
     [3, 3, true],
     [3, 4, false],
     [{ equals: 0 }, 0, true],
@@ -36,7 +37,7 @@ describe("integer predicates", () => {
     [{ max: 2 }, 3, false],
     [{ min: 1, max: 3 }, 2, true],
     [{ min: 1, max: 3 }, 4, false],
-  ] as const)("%j against %d is %s", (predicate, value, expected) => {
+  ])("%j against %d is %s", (predicate, value, expected) => {
     expect(matchesIntPredicate(predicate, value)).toBe(expected);
   });
 });
