@@ -19,6 +19,8 @@ const RegexPredicateSchema = z
       .optional(),
   })
   .superRefine((value, ctx) => {
+    // Bad flags are reported on their own; the regex cannot be judged without them.
+    if (value.flags !== undefined && !/^[dgimsuvy]*$/.test(value.flags)) return;
     const problem = regexProblem(value.regex, value.flags);
     if (problem) ctx.addIssue({ code: "custom", path: ["regex"], message: `invalid regex: ${problem}` });
   });

@@ -127,6 +127,22 @@ describe("bashCheck", () => {
     expect(isGone(sleeper ?? 0)).toBe(true);
   });
 
+  it("is not held open by a child that left the group and keeps the output pipes", async () => {
+    // `setsid` leaves the group, so the kill cannot reach it: the runner only stops reading.
+    const content = `
+      setsid bash -c 'echo $$ > escaped; exec sleep 30' &
+      until [ -s escaped ]; do sleep 0.05; done
+      cat escaped
+    `;
+    const started = Date.now();
+    const outcome = finished(await run(content));
+    const [escaped] = pidsIn(outcome.stdout);
+    if (escaped !== undefined) process.kill(escaped, "SIGKILL");
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(outcome.passed).toBe(true);
+    expect(escaped).toBeDefined();
+  });
+
   it("kills the whole process tree once the script exits", async () => {
     const content = String.raw`
       : > pids
@@ -153,6 +169,11 @@ describe("bashCheck", () => {
     expect(Buffer.byteLength(outcome.stdout)).toBeLessThanOrEqual(MiB);
     expect(outcome.stdout.endsWith("x\nEND\n")).toBe(true);
     expect(outcome.report.endsWith("x\nEND\n")).toBe(true);
+  });
+
+  it("is unavailable when execa refuses the script", async () => {
+    const outcome = await run("echo a\0b");
+    expect(outcome).toMatchObject({ ok: false, kind: "unavailable" });
   });
 
   it("is unavailable when bash is missing", async () => {

@@ -1,0 +1,213 @@
+/**
+ * Runs a seed-002 check script in place: `bash -c <content> <script>`, so `$0` is the script's
+ * name. The script leads its own process group and the whole group is killed once the script is
+ * done, so nothing it started outlives the check.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+import { execa } from "execa";
+import type { ScriptOutcome, ScriptRequest } from "../verifier/probes.ts";
+
+export type CheckScript = (request: ScriptRequest) => Promise<ScriptOutcome>;
+
+/** How much of stdout, of stderr and of the mix is kept: the last bytes, where failures show. */
+const OUTPUT_LIMIT = 1024 * 1024;
+/** Largest delay a Node timer (and execa's `timeout`) accepts. */
+const MAX_DELAY = 2 ** 31 - 1;
+/** How long the check waits for a killed group to disappear before giving up on it. */
+const GROUP_EXIT_WAIT_MS = 3000;
+/** How long the output may stay open after the group is killed (a process that left the group). */
+const PIPE_CLOSE_WAIT_MS = 1000;
+
+export function bashCheck(bash = "bash"): CheckScript {
+  return async (request) => {
+    const stdout = tail(OUTPUT_LIMIT);
+    const stderr = tail(OUTPUT_LIMIT);
+    const mixed = tail(OUTPUT_LIMIT);
+    const output = () => ({
+      report: mixed.text(),
+      truncated: stdout.truncated() || stderr.truncated() || mixed.truncated(),
+    });
+    if (request.signal?.aborted) {
+      const message = `${request.script} was stopped before it started`;
+      return { ok: false, kind: "stopped", message, ...output() };
+    }
+
+    const unavailable = (reason: string): ScriptOutcome => {
+      const message = `could not start ${request.script} with ${bash} in ${request.cwd}: ${reason}`;
+      return { ok: false, kind: "unavailable", message, ...output() };
+    };
+    let subprocess: Running;
+    try {
+      subprocess = start(bash, request);
+    } catch (error) {
+      // Arguments execa refuses before spawning, such as a NUL byte in the script.
+      return unavailable(error instanceof Error ? error.message : String(error));
+    }
+    // Chunks reach Node in the order each pipe is read: that is the order `report` keeps.
+    subprocess.stdout.on("data", (chunk: Uint8Array) => {
+      stdout.push(chunk);
+      mixed.push(chunk);
+    });
+    subprocess.stderr.on("data", (chunk: Uint8Array) => {
+      stderr.push(chunk);
+      mixed.push(chunk);
+    });
+
+    const pid = subprocess.pid;
+    let stopReading: NodeJS.Timeout | undefined;
+    if (pid !== undefined) {
+      // The script's exit ends the check, even when something it started still holds its output
+      // open: killing the group closes the pipes, so the result below can settle.
+      subprocess.nodeChildProcess.once("exit", () => {
+        killGroup(pid);
+        // Unless a process left the group (`setsid`) and holds them: then stop reading.
+        stopReading = setTimeout(() => {
+          subprocess.stdout.destroy();
+          subprocess.stderr.destroy();
+        }, PIPE_CLOSE_WAIT_MS);
+      });
+    }
+    const result = await subprocess;
+    clearTimeout(stopReading);
+    if (pid !== undefined) {
+      killGroup(pid);
+      await groupGone(pid);
+    }
+
+    if (result.timedOut) {
+      const message = `${request.script} did not finish within ${request.timeoutMs} ms`;
+      return { ok: false, kind: "timeout", message, ...output() };
+    }
+    if (result.isCanceled) {
+      return { ok: false, kind: "stopped", message: `${request.script} was stopped`, ...output() };
+    }
+    if (pid === undefined) {
+      return unavailable(result.originalMessage ?? result.shortMessage ?? "unknown error");
+    }
+    const exitCode = result.exitCode ?? null;
+    return {
+      ok: true,
+      passed: exitCode === 0,
+      exitCode,
+      ...(result.signal === undefined ? {} : { signal: result.signal }),
+      ...output(),
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+    };
+  };
+}
+
+/** Starts `bash -c <content> <script>`; throws only for arguments execa refuses. */
+function start(bash: string, request: ScriptRequest) {
+  return execa(bash, ["-c", request.content, request.script], {
+    cwd: request.cwd,
+    stdin: "ignore",
+    encoding: "buffer",
+    // Output is kept by `tail`: execa's own buffer would kill the script at `maxBuffer`.
+    buffer: false,
+    reject: false,
+    // Spawns the script as a process group leader and sends every kill to the whole group. Unlike
+    // `detached: true`, it keeps execa's kill-on-exit, so quitting Pi also ends the script.
+    killDescendants: true,
+    killSignal: "SIGKILL",
+    forceKillAfterDelay: false,
+    timeout: toDelay(request.timeoutMs),
+    cancelSignal: request.signal,
+  });
+}
+
+type Running = ReturnType<typeof start>;
+
+/** A timeout execa accepts: a positive integer no larger than a timer allows. */
+function toDelay(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(Math.max(Math.ceil(ms), 1), MAX_DELAY) : MAX_DELAY;
+}
+
+/** Keeps the last `limit` bytes of a stream, so endless output costs bounded memory. */
+function tail(limit: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let dropped = false;
+  return {
+    push(chunk: Uint8Array) {
+      chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+      while (size > limit) {
+        const first = chunks[0];
+        if (first === undefined) break;
+        const excess = size - limit;
+        if (first.length <= excess) {
+          chunks.shift();
+          size -= first.length;
+        } else {
+          chunks[0] = first.subarray(excess);
+          size -= excess;
+        }
+        dropped = true;
+      }
+    },
+    text(): string {
+      let bytes = Buffer.concat(chunks);
+      // A cut can land inside a UTF-8 character: skip its continuation bytes.
+      if (dropped) {
+        let start = 0;
+        while (start < 3 && start < bytes.length && ((bytes[start] ?? 0) & 0xc0) === 0x80) start++;
+        bytes = bytes.subarray(start);
+      }
+      return bytes.toString("utf8");
+    },
+    truncated: () => dropped,
+  };
+}
+
+/** SIGKILL to the whole group; a group that is already gone is fine. */
+function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // ESRCH: nothing left to kill.
+  }
+}
+
+/** Waits, bounded, until no live process is left in the group. */
+async function groupGone(pgid: number): Promise<void> {
+  const deadline = Date.now() + GROUP_EXIT_WAIT_MS;
+  while (Date.now() < deadline && (await groupAlive(pgid))) {
+    killGroup(pgid);
+    await sleep(10);
+  }
+}
+
+async function groupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+  // A killed process stays a zombie until its parent reaps it, and orphans go to PID 1, which in
+  // some containers never reaps. Zombies run nothing, so on Linux only live members count.
+  return process.platform === "linux" ? hasLiveMember(pgid) : true;
+}
+
+/** Whether /proc shows a process of group `pgid` that is not a zombie (true when unsure). */
+async function hasLiveMember(pgid: number): Promise<boolean> {
+  let pids: string[];
+  try {
+    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after it.
+    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(group) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
+}

@@ -1,0 +1,26 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { execa } from "execa";
+
+export const REPO = resolve(import.meta.dirname, "../..");
+export const BIN = join(REPO, "bin/pi-quests.js");
+
+export type CliRun = { exitCode: number; stdout: string; stderr: string };
+
+/** Runs the real `pi-quests` binary as a process, with a throwaway agent dir and home. */
+export async function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  const home = mkdtempSync(join(tmpdir(), "pi-quests-home-"));
+  const result = await execa(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? REPO,
+    env: { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), ...options.env },
+    reject: false,
+    stdin: "ignore",
+    timeout: 60_000,
+  });
+  if (result.exitCode === undefined) throw new Error(`pi-quests did not exit: ${result.message}`);
+  return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
