@@ -174,10 +174,12 @@ describe("skill probe: frontmatter rules", () => {
   it("flags malformed YAML; Pi does not load the skill", async () => {
     await writeSkill(projectSkill("greeter"), "name: greeter\ndescription: [unclosed");
     const outcome = await probe({ name: "greeter" });
-    expect(outcome).toMatchObject({ ok: true, found: undefined });
     if (!outcome.ok) throw new Error("expected an answer");
+    expect(outcome.found).toBeUndefined();
     expect(outcome.violations).toHaveLength(1);
-    expect(outcome.violations[0]).toMatch(/^The frontmatter is not valid YAML: .+\.$/);
+    expect(outcome.violations[0]).toMatch(
+      /^The frontmatter is not valid YAML: .+ \(SKILL\.md line 3, column \d+\)\.$/,
+    );
     expect(outcome.diagnostics).toHaveLength(1);
     expect(outcome.diagnostics[0]).toMatch(/^Pi warning: .+ \(\.pi\/skills\/greeter\/SKILL\.md\)\.$/);
   });

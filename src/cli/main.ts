@@ -1,0 +1,254 @@
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
+import type { VerifierEvent } from "../core/events.ts";
+import { loadQuests } from "../core/loader.ts";
+import { createNodeProbes } from "../probes/index.ts";
+import { evaluateQuest } from "../verifier/evaluate.ts";
+import { readEventsFile } from "./events-file.ts";
+import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { formatQuestResult, type Writer } from "./output.ts";
+import { parseSessionFile } from "./session-file.ts";
+
+const USAGE = `pi-quests: build and test quest packs for the Pi coding agent
+
+Usage:
+  pi-quests lint PATH...        check quest files and packs (exit 0 valid, 3 invalid)
+  pi-quests check QUEST.yaml|PACK_DIR [options]
+                                evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)
+  pi-quests help [COMMAND]
+
+Run "pi-quests COMMAND --help" for a command's options.
+`;
+
+const LINT_USAGE = `Usage: pi-quests lint PATH...
+
+Checks each quest file or pack folder against the quest format (docs/quest-format.md):
+schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders.
+Prints one file:line:column message a problem.
+
+Exit codes: 0 all valid, 3 something is invalid.
+`;
+
+const CHECK_USAGE = `Usage: pi-quests check QUEST.yaml|PACK_DIR [options]
+
+Evaluates one quest against a workspace and prints a line a check.
+
+Options:
+  --quest ID             the quest to check (needed when a pack has more than one)
+  --cwd DIR              the quest workspace (default: the current folder)
+  --baseline REV         the commit git checks compare against (default: HEAD)
+  --events FILE.jsonl    recorded events, one JSON object a line
+  --session FILE.jsonl   a Pi session file, turned into the same events
+  --data-dir DIR         where verifier evidence goes (default: {agent_dir}/quests)
+  --confirm CHECK_ID     answer yes to a confirm check (repeatable)
+  --json                 print one JSON object instead of text
+  -h, --help             this text
+
+Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events file, a flag).
+`;
+
+export type CliIo = { stdout: Writer; stderr: Writer; cwd: string; env: NodeJS.ProcessEnv };
+
+const processIo = (): CliIo => ({
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+  env: process.env,
+});
+
+/** Runs the CLI and returns its exit code. Never throws: every problem becomes a sentence. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "lint":
+        return await lint(rest, io);
+      case "check":
+        return await check(rest, io);
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout(rest[0] === "lint" ? LINT_USAGE : rest[0] === "check" ? CHECK_USAGE : USAGE);
+        return EXIT.pass;
+      case undefined:
+        io.stderr(USAGE);
+        return EXIT.invalid;
+      default:
+        io.stderr(`pi-quests: unknown command "${command}"; the commands are lint and check\n\n${USAGE}`);
+        return EXIT.invalid;
+    }
+  } catch (error) {
+    // A bug of ours, not the user's input: say so in a sentence; the stack only on request.
+    io.stderr(`pi-quests: internal error: ${(error as Error).message ?? error}\n`);
+    if (io.env.PI_QUESTS_DEBUG) io.stderr(`${(error as Error).stack}\n`);
+    return EXIT.pending;
+  }
+}
+
+/** Runs node:util parseArgs, turning its errors into a usage message. */
+function tryParse<T>(parseArguments: () => T, usage: string, io: CliIo): T | undefined {
+  try {
+    return parseArguments();
+  } catch (error) {
+    io.stderr(`pi-quests: ${(error as Error).message}\n\n${usage}`);
+    return undefined;
+  }
+}
+
+async function lint(args: string[], io: CliIo): Promise<number> {
+  const parsed = tryParse(
+    () =>
+      parseArgs({
+        args,
+        options: { help: { type: "boolean", short: "h" } },
+        allowPositionals: true,
+        strict: true,
+      }),
+    LINT_USAGE,
+    io,
+  );
+  if (!parsed) return EXIT.invalid;
+  if (parsed.values.help) {
+    io.stdout(LINT_USAGE);
+    return EXIT.pass;
+  }
+  if (parsed.positionals.length === 0) {
+    io.stderr(`pi-quests lint: give at least one quest file or pack folder\n\n${LINT_USAGE}`);
+    return EXIT.invalid;
+  }
+  let quests = 0;
+  let invalid = false;
+  for (const path of parsed.positionals) {
+    const loaded = await loadQuests(resolve(io.cwd, path));
+    if (loaded.ok) {
+      quests += loaded.value.length;
+    } else {
+      invalid = true;
+      for (const diagnostic of loaded.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+    }
+  }
+  if (invalid) return EXIT.invalid;
+  io.stdout(`${quests} quest(s) valid\n`);
+  return EXIT.pass;
+}
+
+async function check(args: string[], io: CliIo): Promise<number> {
+  const parsed = tryParse(
+    () =>
+      parseArgs({
+        args,
+        options: {
+          quest: { type: "string" },
+          cwd: { type: "string" },
+          baseline: { type: "string" },
+          events: { type: "string" },
+          session: { type: "string" },
+          "data-dir": { type: "string" },
+          confirm: { type: "string", multiple: true },
+          json: { type: "boolean" },
+          help: { type: "boolean", short: "h" },
+        },
+        allowPositionals: true,
+        strict: true,
+      }),
+    CHECK_USAGE,
+    io,
+  );
+  if (!parsed) return EXIT.invalid;
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(CHECK_USAGE);
+    return EXIT.pass;
+  }
+  const invalid = (message: string) => {
+    io.stderr(`pi-quests check: ${message}\n`);
+    return EXIT.invalid;
+  };
+  if (positionals.length !== 1)
+    return invalid(`give exactly one quest file or pack folder (got ${positionals.length})`);
+  if (values.events !== undefined && values.session !== undefined) {
+    return invalid("give --events or --session, not both");
+  }
+
+  const loaded = await loadQuests(resolve(io.cwd, positionals[0] ?? ""));
+  if (!loaded.ok) {
+    for (const diagnostic of loaded.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+    return EXIT.invalid;
+  }
+  const quests = loaded.value;
+  const ids = quests.map((quest) => quest.id).join(", ");
+  const quest =
+    values.quest !== undefined
+      ? quests.find((candidate) => candidate.id === values.quest)
+      : quests.length === 1
+        ? quests[0]
+        : undefined;
+  if (!quest) {
+    return invalid(
+      values.quest !== undefined
+        ? `no quest "${values.quest}" here; the quests are: ${ids}`
+        : `this pack has ${quests.length} quests; choose one with --quest ID (${ids})`,
+    );
+  }
+  const checkIds = new Set(quest.checks.map((c) => c.id));
+  const confirmed = new Set(values.confirm ?? []);
+  for (const id of confirmed) {
+    if (!checkIds.has(id))
+      return invalid(`--confirm ${id}: quest ${quest.id} has no such check (${[...checkIds].join(", ")})`);
+  }
+
+  const workspace = resolve(io.cwd, values.cwd ?? ".");
+  let events: VerifierEvent[] = [];
+  let sessionId: string | undefined;
+  if (values.events !== undefined) {
+    const read = await readEventsFile(resolve(io.cwd, values.events));
+    if (!read.ok) {
+      for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+      return EXIT.invalid;
+    }
+    events = read.events;
+  }
+  if (values.session !== undefined) {
+    const file = resolve(io.cwd, values.session);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      return invalid(`${file}: ${describeFsError(error)}`);
+    }
+    const session = parseSessionFile(text, file);
+    if (!session.ok) {
+      for (const error of session.errors)
+        io.stderr(`${formatDiagnostic({ ...error, column: error.line > 0 ? 1 : 0 })}\n`);
+      return EXIT.invalid;
+    }
+    events = session.events;
+    sessionId = session.sessionId;
+  }
+
+  const agentDir = io.env.PI_CODING_AGENT_DIR
+    ? resolve(io.cwd, io.env.PI_CODING_AGENT_DIR)
+    : join(homedir(), ".pi", "agent");
+  const probes = createNodeProbes({ confirmed: (id) => confirmed.has(id), env: io.env, home: homedir() });
+
+  // The baseline is pinned once, to a full object id. A workspace outside git has none:
+  // its git checks are pending, unless a baseline was asked for, which is then an error.
+  let baseline: string | undefined;
+  const pinned = await probes.git.resolveRevision(workspace, values.baseline ?? "HEAD");
+  if (pinned.ok) baseline = pinned.value;
+  else if (values.baseline !== undefined) return invalid(`--baseline ${values.baseline}: ${pinned.message}`);
+
+  const result = await evaluateQuest(quest, {
+    probes,
+    events,
+    ...(sessionId ? { sessionId } : {}),
+    paths: { workspace, agentDir, home: homedir() },
+    ...(baseline ? { baseline } : {}),
+    questId: quest.id,
+  });
+  io.stdout(values.json ? `${JSON.stringify(result)}\n` : formatQuestResult(result, quest.title));
+  return exitCodeFor(result.status);
+}

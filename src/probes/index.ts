@@ -1,0 +1,36 @@
+/** The real Node adapters behind the engine's `Probes` port. */
+import type { Probes } from "../verifier/probes.ts";
+import { fileExists, readFile } from "./files.ts";
+import { createGitProbe } from "./git.ts";
+import { bashCheck } from "./script-runner.ts";
+
+export type NodeProbesOptions = {
+  /** Whether the learner confirmed a check, by check id (CLI `--confirm`); undefined means not yet. */
+  confirmed?: (checkId: string) => boolean | undefined;
+  /** The environment MCP `${VAR}` values read (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** The home folder `~/` names and Pi's user skills live under (default: the user's). */
+  home?: string;
+};
+
+export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
+  return {
+    fileExists,
+    readFile,
+    runCommand: bashCheck(),
+    git: createGitProbe(),
+    // Loaded on first use: Pi's skill loader alone takes a second to import.
+    mcpHandshake: async (request) => {
+      const { createMcpProbe } = await import("./mcp.ts");
+      return createMcpProbe({
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.home ? { home: options.home } : {}),
+      })(request);
+    },
+    skillValid: async (request) => {
+      const { createSkillProbe } = await import("./skill.ts");
+      return createSkillProbe(options.home ? { homeDir: options.home } : {})(request);
+    },
+    confirm: async (check) => (options.confirmed?.(check.id) ? true : undefined),
+  };
+}

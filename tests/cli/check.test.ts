@@ -1,0 +1,217 @@
+import { symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { REPO, runCli } from "../support/cli.ts";
+import { commitAll, git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+const FIRST_FILE = join(REPO, "fixtures/quests/first-file.yaml");
+const WORKSHOP = join(REPO, "fixtures/packs/workshop");
+const DONE_EVENTS = join(REPO, "fixtures/events/first-file-done.jsonl");
+const CLAIM_EVENTS = join(REPO, "fixtures/events/claim-only.jsonl");
+
+afterEach(removeWorkspaces);
+
+describe("pi-quests check", () => {
+  it("passes a completed quest: exit 0 and the contract's JSON shape", async () => {
+    const workspace = makeWorkspace({ "hello.txt": "hello world\n" });
+    const run = await runCli(["check", FIRST_FILE, "--cwd", workspace, "--events", DONE_EVENTS, "--json"]);
+    expect(run.exitCode).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({
+      quest: "first-file",
+      status: "pass",
+      counts: { passed: 3, failed: 0, pending: 0 },
+    });
+    expect(
+      result.checks.map((check: { id: string; type: string; status: string }) => [
+        check.id,
+        check.type,
+        check.status,
+      ]),
+    ).toEqual([
+      ["wrote-it", "event", "pass"],
+      ["file-there", "file_exists", "pass"],
+      ["says-hello", "command", "pass"],
+    ]);
+    expect(result.checks[2].evidence).toMatchObject({ kind: "command", exitCode: 0, isolation: "none" });
+  });
+
+  it("prints a readable line a check by default", async () => {
+    const workspace = makeWorkspace({ "hello.txt": "hello\n" });
+    const run = await runCli(["check", FIRST_FILE, "--cwd", workspace, "--events", DONE_EVENTS]);
+    expect(run.stdout).toBe(
+      [
+        "first-file: Make your first file",
+        "  [pass] wrote-it (Pi wrote hello.txt): matching tool_result event at seq 2",
+        "  [pass] file-there (hello.txt exists): hello.txt exists (a file)",
+        "  [pass] says-hello (hello.txt says hello): exit code 0",
+        "pass: 3 passed, 0 failed, 0 pending",
+      ].join("\n"),
+    );
+  });
+
+  it("a claim of success in text, with no work done, fails: exit 1", async () => {
+    const run = await runCli([
+      "check",
+      FIRST_FILE,
+      "--cwd",
+      makeWorkspace(),
+      "--events",
+      CLAIM_EVENTS,
+      "--json",
+    ]);
+    expect(run.exitCode).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: "fail",
+      counts: { passed: 0, failed: 3, pending: 0 },
+    });
+  });
+
+  it("a failing command shows the tail of its captured output", async () => {
+    const workspace = makeWorkspace({ "hello.txt": "goodbye\n" });
+    const quest = join(workspace, "..", `${workspace.split("/").pop()}-q.yaml`);
+    writeFileSync(
+      quest,
+      `version: 1\nid: noisy\ntitle: Noisy\ngoal: g\nchecks:\n  - type: command\n    isolation: none\n    run: |\n      for i in $(seq 1 30); do echo "line $i"; done\n      echo "expected hello" >&2\n      exit 4\n`,
+    );
+    const run = await runCli(["check", quest, "--cwd", workspace]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain("[FAIL] check-1: exit code 4, expected = 0");
+    expect(run.stdout).toContain("last 20 line(s) of output:");
+    expect(run.stdout).toContain("      | line 30\n      | expected hello\n");
+    expect(run.stdout).not.toContain("| line 10\n");
+  });
+
+  it("a command check in a worktree is pending while isolation is not available: exit 2", async () => {
+    const workspace = makeWorkspace({ "hello.txt": "hello" });
+    const quest = join(workspace, "q.yaml");
+    writeFileSync(
+      quest,
+      "version: 1\nid: iso\ntitle: T\ngoal: g\nchecks:\n  - type: command\n    run: exit 0\n",
+    );
+    const run = await runCli(["check", quest, "--cwd", workspace, "--json"]);
+    expect(run.exitCode).toBe(2);
+    expect(JSON.parse(run.stdout).checks[0].evidence).toMatchObject({ pending: "isolation_unavailable" });
+  });
+
+  describe("a pack", () => {
+    it("needs --quest when it has more than one quest, and names them", async () => {
+      const run = await runCli(["check", WORKSHOP]);
+      expect(run.exitCode).toBe(3);
+      expect(run.stderr).toContain(
+        "this pack has 4 quests; choose one with --quest ID (config, commit, reflect, tools)",
+      );
+    });
+
+    it("checks json_path and yaml_path against the sandbox files", async () => {
+      const workspace = makeWorkspace({}, { copy: join(WORKSHOP, "sandboxes/config") });
+      const before = await runCli(["check", WORKSHOP, "--quest", "config", "--cwd", workspace, "--json"]);
+      expect(before.exitCode).toBe(1);
+      expect(JSON.parse(before.stdout).checks.map((c: { status: string }) => c.status)).toEqual([
+        "fail",
+        "fail",
+      ]);
+      writeFileSync(join(workspace, "package.json"), '{"scripts":{"test":"vitest run"}}');
+      writeFileSync(join(workspace, "config.yaml"), "server:\n  port: 8080\n");
+      const after = await runCli(["check", WORKSHOP, "--quest", "config", "--cwd", workspace, "--json"]);
+      expect(after.exitCode).toBe(0);
+    });
+
+    it("checks git against the baseline: --baseline pins it, HEAD is the default", async () => {
+      const workspace = makeWorkspace({ "config.yaml": "server:\n  port: 3000\n" });
+      const baseline = commitAll(workspace);
+      const atHead = await runCli(["check", WORKSHOP, "--quest", "commit", "--cwd", workspace, "--json"]);
+      expect(atHead.exitCode).toBe(1);
+      writeFileSync(join(workspace, "config.yaml"), "server:\n  port: 8080\n");
+      git(workspace, "commit", "-qam", "port 8080");
+      const pinned = await runCli([
+        "check",
+        WORKSHOP,
+        "--quest",
+        "commit",
+        "--cwd",
+        workspace,
+        "--baseline",
+        baseline,
+        "--json",
+      ]);
+      expect(pinned.exitCode).toBe(0);
+      expect(JSON.parse(pinned.stdout).checks[0].evidence).toMatchObject({
+        baseline,
+        detail: { commits: 1 },
+      });
+      const unknown = await runCli([
+        "check",
+        WORKSHOP,
+        "--quest",
+        "commit",
+        "--cwd",
+        workspace,
+        "--baseline",
+        "no-such-rev",
+      ]);
+      expect(unknown.exitCode).toBe(3);
+      expect(unknown.stderr).toMatch(/--baseline no-such-rev: .*no-such-rev/);
+    });
+
+    it("git checks outside a git repository are pending, not passed", async () => {
+      const run = await runCli(["check", WORKSHOP, "--quest", "commit", "--cwd", makeWorkspace(), "--json"]);
+      expect(run.exitCode).toBe(2);
+    });
+
+    it("confirm checks are pending until --confirm answers them", async () => {
+      const events = join(makeWorkspace(), "events.jsonl");
+      writeFileSync(
+        events,
+        [
+          { name: "quest_completed", seq: 0, payload: { quest: "commit" } },
+          { name: "input", seq: 1, payload: { text: "what did you change?" } },
+        ]
+          .map((event) => JSON.stringify(event))
+          .join("\n"),
+      );
+      const base = ["check", WORKSHOP, "--quest", "reflect", "--events", events, "--json"];
+      const unanswered = await runCli(base);
+      expect(unanswered.exitCode).toBe(2);
+      expect(JSON.parse(unanswered.stdout).counts).toEqual({ passed: 1, failed: 0, pending: 1 });
+      expect((await runCli([...base, "--confirm", "read-diff"])).exitCode).toBe(0);
+      const typo = await runCli([...base, "--confirm", "read-dif"]);
+      expect(typo.exitCode).toBe(3);
+      expect(typo.stderr).toContain(
+        "--confirm read-dif: quest reflect has no such check (read-diff, after-commit)",
+      );
+    });
+  });
+
+  describe("paths", () => {
+    it("a symbolic link out of the workspace fails without being read", async () => {
+      const outside = makeWorkspace({ "secret.txt": "hello" });
+      const workspace = makeWorkspace();
+      symlinkSync(join(outside, "secret.txt"), join(workspace, "hello.txt"));
+      const run = await runCli(["check", FIRST_FILE, "--cwd", workspace, "--events", DONE_EVENTS, "--json"]);
+      expect(run.exitCode).toBe(1);
+      expect(JSON.parse(run.stdout).checks[1]).toMatchObject({
+        status: "fail",
+        evidence: { kind: "path", problem: "escape" },
+      });
+    });
+  });
+});
+
+describe("pi-quests lint", () => {
+  it("accepts valid files and packs: exit 0", async () => {
+    const run = await runCli(["lint", FIRST_FILE, WORKSHOP]);
+    expect(run).toMatchObject({ exitCode: 0, stdout: "5 quest(s) valid" });
+  });
+});
+
+describe("help", () => {
+  it.each([["--help"], ["help"], ["check", "--help"], ["lint", "--help"], ["help", "check"]])(
+    "%j prints usage and exits 0",
+    async (...args) => {
+      const run = await runCli(args);
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toMatch(/^(Usage|pi-quests)/);
+    },
+  );
+});
