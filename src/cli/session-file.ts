@@ -179,7 +179,7 @@ function replay(header: { id: string; cwd: string }, entries: Entry[]): PiEvent[
   const closeTurn = () => {
     if (openTurn === undefined) return;
     events.push(turnEndEvent({ assistantTurns }));
-    if (openTurn.endsRun) events.push(agentEndEvent());
+    if (openTurn.endsRun) events.push(agentEndEvent({ assistantTurns }));
     openTurn = undefined;
   };
 

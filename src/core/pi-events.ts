@@ -10,7 +10,7 @@
  *   isError, input}                         input from the assistant's tool call     from its tool call
  * turn_end {assistantTurns, turnIndex?}   turn_end                                 after an assistant message
  *                                                                                    and its tool results
- * agent_end {}                            agent_end                                after a turn that ends the run
+ * agent_end {assistantTurns}              agent_end                                after a turn that ends the run
  * user_bash {command, exitCode,           user_bash, plus the exit code of the     a bashExecution message
  *   excludeFromContext}                     command it wraps
  *
@@ -74,8 +74,9 @@ export function turnEndEvent(turn: { assistantTurns: number; turnIndex?: number 
   return { name: PI_EVENTS.turnEnd, payload };
 }
 
-export function agentEndEvent(): PiEvent {
-  return { name: PI_EVENTS.agentEnd, payload: {} };
+/** `assistantTurns` here too, so `min_assistant_turns` can ask how long a whole run was. */
+export function agentEndEvent(run: { assistantTurns: number }): PiEvent {
+  return { name: PI_EVENTS.agentEnd, payload: { assistantTurns: run.assistantTurns } };
 }
 
 export function userBashEvent(bash: {

@@ -1,13 +1,3 @@
-/**
- * The `mcp_handshake` probe: find the server as Pi would (mcp-config.ts), connect with the MCP
- * SDK's client (which sends `initialize`), list its tools, and close.
- *
- * A stdio server is started in its own process group and the whole group is killed afterwards,
- * as Pi does, so wrappers like `npx` or `uvx` do not leave the real server running. The SDK's
- * `StdioClientTransport` cannot do that (it spawns without `detached`), hence the small transport
- * below; it still uses the SDK's own framing.
- */
-import { readdirSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -18,6 +8,7 @@ import { ErrorCode, type JSONRPCMessage, McpError } from "@modelcontextprotocol/
 import { execa, type ResultPromise } from "execa";
 import type { McpOutcome, McpRequest } from "../verifier/probes.ts";
 import { type McpServerSpec, mcpServerLabel, resolveMcpServer } from "./mcp-config.ts";
+import { signalGroup, waitForGroupGone } from "./process-group.ts";
 
 export type McpProbeOptions = {
   /** The environment for `${VAR}` values and for the server to inherit (default: process.env). */
@@ -338,57 +329,6 @@ function trackGroup(pid: number): void {
   process.once("exit", () => {
     for (const group of liveGroups) signalGroup(group, "SIGKILL");
   });
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    // A negative pid signals the whole group.
-    process.kill(-pgid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-async function waitForGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (processGroupAlive(pgid)) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-
-/**
- * Whether any process of the group is still running. A signal-0 probe also counts zombies, and a
- * killed grandchild stays a zombie wherever PID 1 does not reap orphans (many containers), so on
- * Linux the group's members are looked up in /proc and zombies are ignored.
- */
-export function processGroupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-  if (process.platform !== "linux") return true;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const state = processState(Number(entry));
-    if (state && state.pgrp === pgid && state.state !== "Z" && state.state !== "X") return true;
-  }
-  return false;
-}
-
-/** State letter and process group from /proc/<pid>/stat (Linux only); undefined if gone. */
-export function processState(pid: number): { state: string; pgrp: number } | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
 }
 
 function toError(error: unknown): Error {

@@ -3,10 +3,9 @@
  * name. The script leads its own process group and the whole group is killed once the script is
  * done, so nothing it started outlives the check.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { setTimeout as sleep } from "node:timers/promises";
 import { execa } from "execa";
 import type { ScriptOutcome, ScriptRequest } from "../verifier/probes.ts";
+import { signalGroup, waitForGroupGone } from "./process-group.ts";
 
 export type CheckScript = (request: ScriptRequest) => Promise<ScriptOutcome>;
 
@@ -60,7 +59,7 @@ export function bashCheck(bash = "bash"): CheckScript {
       // The script's exit ends the check, even when something it started still holds its output
       // open: killing the group closes the pipes, so the result below can settle.
       subprocess.nodeChildProcess.once("exit", () => {
-        killGroup(pid);
+        signalGroup(pid, "SIGKILL");
         // Unless a process left the group (`setsid`) and holds them: then stop reading.
         stopReading = setTimeout(() => {
           subprocess.stdout.destroy();
@@ -71,8 +70,8 @@ export function bashCheck(bash = "bash"): CheckScript {
     const result = await subprocess;
     clearTimeout(stopReading);
     if (pid !== undefined) {
-      killGroup(pid);
-      await groupGone(pid);
+      signalGroup(pid, "SIGKILL");
+      await waitForGroupGone(pid, GROUP_EXIT_WAIT_MS, "SIGKILL");
     }
 
     if (result.timedOut) {
@@ -159,55 +158,4 @@ function tail(limit: number) {
     },
     truncated: () => dropped,
   };
-}
-
-/** SIGKILL to the whole group; a group that is already gone is fine. */
-function killGroup(pgid: number): void {
-  try {
-    process.kill(-pgid, "SIGKILL");
-  } catch {
-    // ESRCH: nothing left to kill.
-  }
-}
-
-/** Waits, bounded, until no live process is left in the group. */
-async function groupGone(pgid: number): Promise<void> {
-  const deadline = Date.now() + GROUP_EXIT_WAIT_MS;
-  while (Date.now() < deadline && (await groupAlive(pgid))) {
-    killGroup(pgid);
-    await sleep(10);
-  }
-}
-
-async function groupAlive(pgid: number): Promise<boolean> {
-  try {
-    process.kill(-pgid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-  // A killed process stays a zombie until its parent reaps it, and orphans go to PID 1, which in
-  // some containers never reaps. Zombies run nothing, so on Linux only live members count.
-  return process.platform === "linux" ? hasLiveMember(pgid) : true;
-}
-
-/** Whether /proc shows a process of group `pgid` that is not a zombie (true when unsure). */
-async function hasLiveMember(pgid: number): Promise<boolean> {
-  let pids: string[];
-  try {
-    pids = (await readdir("/proc")).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return true;
-  }
-  for (const pid of pids) {
-    let stat: string;
-    try {
-      stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after it.
-    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(group) === pgid && state !== "Z" && state !== "X") return true;
-  }
-  return false;
 }

@@ -1,4 +1,4 @@
-import { symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, runCli } from "../support/cli.ts";
@@ -214,4 +214,76 @@ describe("help", () => {
       expect(run.stdout).toMatch(/^(Usage|pi-quests)/);
     },
   );
+});
+
+describe("pi-quests check --session", () => {
+  it("turns a Pi session file into the same events a recording has", async () => {
+    const session = join(REPO, "fixtures/sessions/write-then-failing-test.jsonl");
+    const workspace = makeWorkspace({ "hello.txt": "hi\n" });
+    const quest = join(workspace, "q.yaml");
+    writeFileSync(
+      quest,
+      `version: 1
+id: from-session
+title: From a session
+goal: g
+checks:
+  - id: wrote
+    type: event
+    same_session: true
+    match: { event: tool_result, tool: write, outcome: success, fields: { input.path: hello.txt } }
+  - id: tests-failed-once
+    type: event
+    match: { event: tool_result, tool: bash, outcome: error, fields: { input.command: npm test } }
+  - id: long-run
+    type: event
+    match: { event: agent_end, min_assistant_turns: 3 }
+  - id: user-bash
+    type: event
+    count: 2
+    match: { event: user_bash }
+`,
+    );
+    const run = await runCli(["check", quest, "--cwd", workspace, "--session", session, "--json"]);
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout).checks[0].evidence).toMatchObject({
+      sessionId: "0197a8e4-5c2b-7f3a-9d41-6b2e8c1f0a57",
+      firstMatchSeq: 2,
+    });
+  });
+});
+
+describe("skills and MCP servers, for real", () => {
+  it("the workshop's tools quest passes once the skill and the MCP server exist", async () => {
+    const workspace = makeWorkspace();
+    git(workspace, "init", "-q");
+    const before = await runCli(["check", WORKSHOP, "--quest", "tools", "--cwd", workspace, "--json"]);
+    expect(before.exitCode).toBe(1);
+    expect(JSON.parse(before.stdout).checks.map((c: { status: string }) => c.status)).toEqual([
+      "fail",
+      "fail",
+    ]);
+
+    const skillDir = join(workspace, ".pi/skills/greeter");
+    mkdirSync(skillDir, { recursive: true });
+    writeFileSync(
+      join(skillDir, "SKILL.md"),
+      "---\nname: greeter\ndescription: Greets people warmly. Use when asked to say hello.\n---\n\n# Greeter\n",
+    );
+    mkdirSync(join(workspace, ".pi"), { recursive: true });
+    writeFileSync(
+      join(workspace, ".pi/mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          "echo-tools": { command: process.execPath, args: [join(REPO, "fixtures/mcp/stdio-server.ts")] },
+        },
+      }),
+    );
+    const after = await runCli(["check", WORKSHOP, "--quest", "tools", "--cwd", workspace, "--json"]);
+    expect(after.exitCode).toBe(0);
+    const [skill, mcp] = JSON.parse(after.stdout).checks;
+    expect(skill.evidence).toMatchObject({ kind: "skill", name: "greeter", violations: [] });
+    expect(mcp.evidence).toMatchObject({ kind: "mcp", transport: "stdio", missingTools: [] });
+    expect(mcp.evidence.tools).toContain("echo");
+  });
 });

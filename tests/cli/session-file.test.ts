@@ -42,12 +42,12 @@ describe("parseSessionFile: sessions Pi wrote", () => {
       ],
       ["turn_end", { assistantTurns: 2 }],
       ["turn_end", { assistantTurns: 3 }],
-      ["agent_end", {}],
+      ["agent_end", { assistantTurns: 3 }],
       ["user_bash", { command: "git status --short", exitCode: 0, excludeFromContext: false }],
       ["user_bash", { command: "cat missing.txt", exitCode: 1, excludeFromContext: true }],
       ["input", { text: "Thanks, that's all." }],
       ["turn_end", { assistantTurns: 4 }],
-      ["agent_end", {}],
+      ["agent_end", { assistantTurns: 4 }],
     ] as const;
     expect(parseSessionFile(text, file)).toEqual({
       ok: true,
@@ -66,7 +66,7 @@ describe("parseSessionFile: sessions Pi wrote", () => {
       ["input", { text: "Fix the greeting in hello.txt, see the screenshot." }],
       // The overloaded request, then Pi's retry: a new run.
       ["turn_end", { assistantTurns: 1 }],
-      ["agent_end", {}],
+      ["agent_end", { assistantTurns: 1 }],
       [
         "tool_result",
         { toolName: "read", toolCallId: "toolu_02A", isError: false, input: { path: "hello.txt" } },
@@ -77,7 +77,7 @@ describe("parseSessionFile: sessions Pi wrote", () => {
       ],
       ["turn_end", { assistantTurns: 2 }],
       ["turn_end", { assistantTurns: 3 }],
-      ["agent_end", {}],
+      ["agent_end", { assistantTurns: 3 }],
       ["user_bash", { command: "sleep 60", exitCode: null, excludeFromContext: false }],
     ] as const;
     expect(parseSessionFile(text, file)).toEqual({

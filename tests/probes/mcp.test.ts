@@ -1,6 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is mcp.json syntax here, not a template.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,6 +7,7 @@ import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type McpHandshakeCheck, McpHandshakeCheckSchema } from "../../src/core/checks.ts";
 import { createMcpProbe } from "../../src/probes/mcp.ts";
+import { processAlive as running } from "../../src/probes/process-group.ts";
 import type { McpOutcome } from "../../src/verifier/probes.ts";
 
 const FIXTURES = resolve(import.meta.dirname, "../../fixtures/mcp");
@@ -47,22 +47,6 @@ function probe(
 
 async function writeServers(file: string, mcpServers: Record<string, unknown>): Promise<void> {
   await writeFile(file, JSON.stringify({ mcpServers }));
-}
-
-/** Whether a process still runs: a zombie no PID 1 reaps counts as gone. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    if (process.platform === "linux") return false;
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe("stdio servers", () => {

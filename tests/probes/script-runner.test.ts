@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { processAlive } from "../../src/probes/process-group.ts";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import type { ScriptOutcome, ScriptRequest } from "../../src/verifier/probes.ts";
 
@@ -30,24 +30,8 @@ function pidsIn(text: string): number[] {
   return text.split(/\s+/).filter(Boolean).map(Number);
 }
 
-/**
- * Whether a process is gone. Orphans are reaped by PID 1, which in some containers never does it:
- * a zombie runs nothing, so it counts as gone.
- */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  if (process.platform !== "linux") return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
-}
+/** Whether a process is gone (a zombie nobody reaps runs nothing, so it counts as gone). */
+const isGone = (pid: number) => !processAlive(pid);
 
 describe("bashCheck", () => {
   it("passes when the script exits 0", async () => {
