@@ -8,5 +8,6 @@ export default defineConfig({
     // Tests spawn real processes and git; two cores here.
     pool: "forks",
     maxWorkers: 2,
+    reporters: ["default", "./tests/support/summary-reporter.ts"],
   },
 });

@@ -8,5 +8,8 @@ if (major < 22 || (major === 22 && minor < 19)) {
   );
   process.exit(3);
 }
-const { main } = await import("../src/cli/main.ts");
+// In a checkout Node runs the TypeScript sources as they are; Node does not strip types under
+// node_modules, so an installed package runs the JavaScript that `npm pack` built into dist/.
+const installed = import.meta.url.includes("/node_modules/");
+const { main } = await import(installed ? "../dist/cli/main.js" : "../src/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -7,7 +7,7 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 node_version="22.23.5"
-node_home="${PI_QUESTS_NODE_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pi-quests/node-$node_version}"
+node_home="${PI_QUESTS_NODE_HOME:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/pi-quests/node-$node_version}"
 
 node_is_recent_enough() {
   command -v node >/dev/null 2>&1 || return 1

@@ -7,6 +7,7 @@ import type { VerifierEvent } from "../core/events.ts";
 import { loadQuests } from "../core/loader.ts";
 import { createNodeProbes } from "../probes/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
+import { isInside } from "../verifier/paths.ts";
 import { readEventsFile } from "./events-file.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { formatQuestResult, type Writer } from "./output.ts";
@@ -42,7 +43,8 @@ Options:
   --baseline REV         the commit git checks compare against (default: HEAD)
   --events FILE.jsonl    recorded events, one JSON object a line
   --session FILE.jsonl   a Pi session file, turned into the same events
-  --data-dir DIR         where verifier evidence goes (default: {agent_dir}/quests)
+  --data-dir DIR         where verifier evidence goes, outside the workspace
+                         (default: {agent_dir}/quests)
   --confirm CHECK_ID     answer yes to a confirm check (repeatable)
   --json                 print one JSON object instead of text
   -h, --help             this text
@@ -201,6 +203,14 @@ async function check(args: string[], io: CliIo): Promise<number> {
   }
 
   const workspace = resolve(io.cwd, values.cwd ?? ".");
+  const agentDir = io.env.PI_CODING_AGENT_DIR
+    ? resolve(io.cwd, io.env.PI_CODING_AGENT_DIR)
+    : join(homedir(), ".pi", "agent");
+  // Evidence never goes into the learner's project: the verifier does not write there.
+  const dataDir = resolve(io.cwd, values["data-dir"] ?? join(agentDir, "quests"));
+  if (isInside(dataDir, workspace)) {
+    return invalid(`--data-dir ${dataDir} is inside the workspace ${workspace}; choose a folder outside it`);
+  }
   let events: VerifierEvent[] = [];
   let sessionId: string | undefined;
   if (values.events !== undefined) {
@@ -229,9 +239,6 @@ async function check(args: string[], io: CliIo): Promise<number> {
     sessionId = session.sessionId;
   }
 
-  const agentDir = io.env.PI_CODING_AGENT_DIR
-    ? resolve(io.cwd, io.env.PI_CODING_AGENT_DIR)
-    : join(homedir(), ".pi", "agent");
   const probes = createNodeProbes({ confirmed: (id) => confirmed.has(id), env: io.env, home: homedir() });
 
   // The baseline is pinned once, to a full object id. A workspace outside git has none:

@@ -147,6 +147,10 @@ describe("other bad input, through the real binary", () => {
     [["lint"], "give at least one quest file or pack folder"],
     [["lint", "/nonexistent"], "/nonexistent: no such file or folder"],
     [["lint", join(REPO, "docs")], "no quest files (.yaml or .yml) in this folder"],
+    [
+      ["check", FIRST_FILE, "--cwd", "/tmp", "--data-dir", "/tmp/evidence"],
+      "is inside the workspace /tmp; choose a folder outside it",
+    ],
     [["frobnicate"], 'unknown command "frobnicate"'],
     [[], "Usage:"],
   ])("%j: exit 3 with a sentence", async (args, message) => {
