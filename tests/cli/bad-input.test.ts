@@ -146,7 +146,7 @@ describe("other bad input, through the real binary", () => {
     [["check", "/nonexistent/quest.yaml"], "/nonexistent/quest.yaml: no such file or folder"],
     [["lint"], "give at least one quest file or pack folder"],
     [["lint", "/nonexistent"], "/nonexistent: no such file or folder"],
-    [["lint", join(REPO, "docs")], "no quest files (.yaml or .yml) in this folder"],
+    [["lint", join(REPO, "fixtures/events")], "no quest files (.yaml or .yml) in this folder"],
     [
       ["check", FIRST_FILE, "--cwd", "/tmp", "--data-dir", "/tmp/evidence"],
       "is inside the workspace /tmp; choose a folder outside it",
