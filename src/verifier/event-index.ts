@@ -1,6 +1,6 @@
 import type { EventMatch } from "../core/checks.ts";
 import type { VerifierEvent } from "../core/events.ts";
-import { matchesFieldPredicate, matchesStringPredicate } from "./predicates.ts";
+import { compileFieldPredicate, compileStringPredicate } from "./predicates.ts";
 
 /**
  * Recorded events grouped by name, built once per evaluation so each event check only looks
@@ -44,28 +44,44 @@ function outcomeOf(payload: Record<string, unknown>): "success" | "error" | unde
 
 /** Follows a dotted path (`input.path`, `args.0`) into a payload. */
 export function readDotted(payload: unknown, dotted: string): unknown {
+  return readPath(payload, dotted.split("."));
+}
+
+function readPath(payload: unknown, keys: readonly string[]): unknown {
   let value: unknown = payload;
-  for (const key of dotted.split(".")) {
+  for (const key of keys) {
     if (value === null || typeof value !== "object") return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;
 }
 
+/**
+ * Turns an event match into a test, done once per check: regexes compile and dotted paths split
+ * once, not once per recorded event.
+ */
+export function compileEventMatch(match: EventMatch): (event: VerifierEvent) => boolean {
+  const tool = match.tool === undefined ? undefined : compileStringPredicate(match.tool);
+  const fields = Object.entries(match.fields ?? {}).map(([path, predicate]) => ({
+    keys: path.split("."),
+    test: compileFieldPredicate(predicate),
+  }));
+  return (event) => {
+    if (event.name !== match.event) return false;
+    const payload = event.payload;
+    if (tool !== undefined) {
+      const name = firstPresent(payload, ["tool", "toolName", "tool_name"]);
+      if (typeof name !== "string" || !tool(name)) return false;
+    }
+    if (match.outcome !== undefined && outcomeOf(payload) !== match.outcome) return false;
+    if (match.min_assistant_turns !== undefined) {
+      const turns = firstPresent(payload, ["assistant_turns", "assistantTurns"]);
+      if (typeof turns !== "number" || turns < match.min_assistant_turns) return false;
+    }
+    return fields.every(({ keys, test }) => test(readPath(payload, keys)));
+  };
+}
+
 export function eventMatches(event: VerifierEvent, match: EventMatch): boolean {
-  if (event.name !== match.event) return false;
-  const payload = event.payload;
-  if (match.tool !== undefined) {
-    const tool = firstPresent(payload, ["tool", "toolName", "tool_name"]);
-    if (typeof tool !== "string" || !matchesStringPredicate(match.tool, tool)) return false;
-  }
-  if (match.outcome !== undefined && outcomeOf(payload) !== match.outcome) return false;
-  if (match.min_assistant_turns !== undefined) {
-    const turns = firstPresent(payload, ["assistant_turns", "assistantTurns"]);
-    if (typeof turns !== "number" || turns < match.min_assistant_turns) return false;
-  }
-  for (const [path, predicate] of Object.entries(match.fields ?? {})) {
-    if (!matchesFieldPredicate(predicate, readDotted(payload, path))) return false;
-  }
-  return true;
+  return compileEventMatch(match)(event);
 }

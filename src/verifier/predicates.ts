@@ -1,14 +1,26 @@
 import type { FieldPredicate } from "../core/checks.ts";
 import type { IntPredicate, StringPredicate } from "../core/predicates.ts";
 
+/** Turns a string predicate into a test, compiling its regex once (event checks run it per event). */
+export function compileStringPredicate(predicate: StringPredicate): (value: string) => boolean {
+  if (typeof predicate === "string") return (value) => value === predicate;
+  if ("equals" in predicate) return (value) => value === predicate.equals;
+  if ("contains" in predicate) return (value) => value.includes(predicate.contains);
+  if ("starts_with" in predicate) return (value) => value.startsWith(predicate.starts_with);
+  if ("ends_with" in predicate) return (value) => value.endsWith(predicate.ends_with);
+  if ("regex" in predicate) {
+    const regex = new RegExp(predicate.regex, predicate.flags);
+    // A global or sticky regex remembers where it stopped; each value is tested from its start.
+    return (value) => {
+      regex.lastIndex = 0;
+      return regex.test(value);
+    };
+  }
+  return (value) => predicate.one_of.includes(value);
+}
+
 export function matchesStringPredicate(predicate: StringPredicate, value: string): boolean {
-  if (typeof predicate === "string") return value === predicate;
-  if ("equals" in predicate) return value === predicate.equals;
-  if ("contains" in predicate) return value.includes(predicate.contains);
-  if ("starts_with" in predicate) return value.startsWith(predicate.starts_with);
-  if ("ends_with" in predicate) return value.endsWith(predicate.ends_with);
-  if ("regex" in predicate) return new RegExp(predicate.regex, predicate.flags).test(value);
-  return predicate.one_of.includes(value);
+  return compileStringPredicate(predicate)(value);
 }
 
 export function matchesIntPredicate(predicate: IntPredicate, value: number): boolean {
@@ -21,19 +33,21 @@ export function matchesIntPredicate(predicate: IntPredicate, value: number): boo
 }
 
 /** A payload field: a literal compares exactly; an operator applies to strings or numbers. */
-export function matchesFieldPredicate(predicate: FieldPredicate, value: unknown): boolean {
-  if (predicate === null || typeof predicate !== "object") return value === predicate;
-  if ("equals" in predicate) return value === predicate.equals;
-  if ("one_of" in predicate) return predicate.one_of.some((option) => option === value);
+export function compileFieldPredicate(predicate: FieldPredicate): (value: unknown) => boolean {
+  if (predicate === null || typeof predicate !== "object") return (value) => value === predicate;
+  if ("equals" in predicate) return (value) => value === predicate.equals;
+  if ("one_of" in predicate) return (value) => predicate.one_of.some((option) => option === value);
   if ("min" in predicate || "max" in predicate) {
-    const range = predicate as { min?: number; max?: number };
-    return (
-      typeof value === "number" &&
-      (range.min === undefined || value >= range.min) &&
-      (range.max === undefined || value <= range.max)
-    );
+    const { min, max } = predicate as { min?: number; max?: number };
+    return (value) =>
+      typeof value === "number" && (min === undefined || value >= min) && (max === undefined || value <= max);
   }
-  return typeof value === "string" && matchesStringPredicate(predicate as StringPredicate, value);
+  const test = compileStringPredicate(predicate as StringPredicate);
+  return (value) => typeof value === "string" && test(value);
+}
+
+export function matchesFieldPredicate(predicate: FieldPredicate, value: unknown): boolean {
+  return compileFieldPredicate(predicate)(value);
 }
 
 /** How a predicate reads in evidence: `contains "hello"`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IntPredicate, StringPredicate } from "../../src/core/predicates.ts";
 import {
+  compileStringPredicate,
   matchesFieldPredicate,
   matchesIntPredicate,
   matchesStringPredicate,
@@ -24,6 +25,13 @@ describe("string predicates", () => {
     [{ one_of: ["a", "b"] }, "hello", false],
   ])("%j against %j is %s", (predicate, value, expected) => {
     expect(matchesStringPredicate(predicate, value)).toBe(expected);
+  });
+});
+
+describe("compiled string predicates", () => {
+  it("test every value from its start, even with a global regex", () => {
+    const test = compileStringPredicate({ regex: "a", flags: "g" });
+    expect([test("a"), test("a"), test("a")]).toEqual([true, true, true]);
   });
 });
 

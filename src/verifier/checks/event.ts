@@ -2,7 +2,7 @@ import type { EventCheck } from "../../core/checks.ts";
 import { QUEST_COMPLETED_EVENT } from "../../core/events.ts";
 import type { CheckResult } from "../../core/results.ts";
 import type { EvaluationContext } from "../context.ts";
-import { type EventIndex, eventMatches } from "../event-index.ts";
+import { compileEventMatch, type EventIndex } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
 import { pending, result } from "./result.ts";
 
@@ -42,12 +42,13 @@ export function evaluateEventCheck(
     );
   }
   const candidates = index.byName.get(check.match.event) ?? [];
+  const matches = compileEventMatch(check.match);
   let matched = 0;
   let firstMatchSeq: number | undefined;
   for (const event of candidates) {
     if (event.seq <= boundary.seq) continue;
     if (sessionId !== undefined && event.sessionId !== sessionId) continue;
-    if (!eventMatches(event, check.match)) continue;
+    if (!matches(event)) continue;
     matched++;
     firstMatchSeq ??= event.seq;
     // Without a count, the first match decides.
