@@ -6,6 +6,7 @@ import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import type { VerifierEvent } from "../core/events.ts";
 import { loadQuests } from "../core/loader.ts";
 import { createNodeProbes } from "../probes/index.ts";
+import { createTaskVerifier } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import { isInside } from "../verifier/paths.ts";
 import { readEventsFile } from "./events-file.ts";
@@ -88,6 +89,16 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (io.env.PI_QUESTS_DEBUG) io.stderr(`${(error as Error).stack}\n`);
     return EXIT.pending;
   }
+}
+
+/**
+ * The npm a check runs with: PI_QUESTS_NPM_CLI, else the npm that started us (npm sets
+ * npm_execpath), else the one beside Node (the verifier looks there). Never a PATH search.
+ */
+function npmEntryPoint(env: NodeJS.ProcessEnv): { npmCliPath?: string } {
+  const given =
+    env.PI_QUESTS_NPM_CLI ?? (env.npm_execpath?.endsWith("npm-cli.js") ? env.npm_execpath : undefined);
+  return given ? { npmCliPath: given } : {};
 }
 
 /** Runs node:util parseArgs, turning its errors into a usage message. */
@@ -247,6 +258,24 @@ async function check(args: string[], io: CliIo): Promise<number> {
   const pinned = await probes.git.resolveRevision(workspace, values.baseline ?? "HEAD");
   if (pinned.ok) baseline = pinned.value;
   else if (values.baseline !== undefined) return invalid(`--baseline ${values.baseline}: ${pinned.message}`);
+
+  // Command checks run in the isolated task verifier, pinned to the same baseline.
+  const commandChecks = quest.checks.flatMap((c) =>
+    c.type === "command" && c.isolation === "worktree" ? [c] : [],
+  );
+  if (commandChecks.length > 0) {
+    const made = await createTaskVerifier({
+      workspace,
+      dataDir,
+      ...(baseline ? { baseline } : {}),
+      ...npmEntryPoint(io.env),
+      checks: commandChecks.map((check) => ({ questId: quest.id, check })),
+      env: io.env,
+    });
+    probes.runIsolated = made.ok
+      ? made.verifier.run
+      : async () => ({ ok: false, kind: "unavailable", message: made.message, report: "", truncated: false });
+  }
 
   const result = await evaluateQuest(quest, {
     probes,

@@ -14,6 +14,19 @@ export type PendingKind =
   | "error"; // any other infrastructure error
 
 /** Typed evidence: each check type says what it saw. `summary` is the one line a person reads. */
+/** Where an isolated run happened and what it ran on (the task verifier's provenance). */
+export type IsolationEvidence = {
+  runDir: string;
+  baseline: string;
+  head: string;
+  patchSha256: string;
+  patchBytes: number;
+  restored: string[];
+  manifestsMerged: string[];
+  removedConfigs: string[];
+  cleanup: { ok: true } | { ok: false; message: string; keptWorktree: string };
+};
+
 export type Evidence =
   | {
       kind: "event";
@@ -44,6 +57,7 @@ export type Evidence =
       output?: string;
       outputTruncated?: boolean;
       failed?: string[];
+      verification?: IsolationEvidence;
     }
   | { kind: "git"; summary: string; assert: string; baseline: string; detail?: Record<string, unknown> }
   | {

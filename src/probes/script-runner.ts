@@ -101,6 +101,7 @@ export function bashCheck(bash = "bash"): CheckScript {
 function start(bash: string, request: ScriptRequest) {
   return execa(bash, ["-c", request.content, request.script], {
     cwd: request.cwd,
+    ...(request.env ? { env: request.env } : {}),
     stdin: "ignore",
     encoding: "buffer",
     // Output is kept by `tail`: execa's own buffer would kill the script at `maxBuffer`.

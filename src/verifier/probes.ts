@@ -3,6 +3,7 @@
  * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
  */
 import type { ConfirmCheck, McpHandshakeCheck } from "../core/checks.ts";
+import type { IsolationEvidence } from "../core/results.ts";
 
 /** A quest path after templates, with the root it must stay inside. */
 export type ResolvedPath = {
@@ -35,6 +36,8 @@ export type ScriptRequest = {
   cwd: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Variables to set on top of the inherited environment (the task verifier's PATH and npm isolation). */
+  env?: Readonly<Record<string, string>>;
 };
 
 /**
@@ -52,6 +55,8 @@ export type ScriptOutcome =
       stdout: string;
       stderr: string;
       truncated: boolean;
+      /** Set by the isolated task verifier: where the run happened and on what. */
+      verification?: IsolationEvidence;
     }
   | {
       ok: false;
@@ -59,7 +64,15 @@ export type ScriptOutcome =
       message: string;
       report: string;
       truncated: boolean;
+      verification?: IsolationEvidence;
     };
+
+/** A command for the isolated task verifier: a script plus what identifies and protects it. */
+export type IsolatedScriptRequest = ScriptRequest & {
+  oraclePaths: string[];
+  questId: string;
+  checkId: string;
+};
 
 export type GitAnswer<T> = { ok: true; value: T } | { ok: false; message: string };
 

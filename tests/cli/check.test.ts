@@ -82,7 +82,7 @@ describe("pi-quests check", () => {
     expect(run.stdout).not.toContain("| line 10\n");
   });
 
-  it("a command check in a worktree is pending while isolation is not available: exit 2", async () => {
+  it("a command check in a workspace outside git is pending, saying why: exit 2", async () => {
     const workspace = makeWorkspace({ "hello.txt": "hello" });
     const quest = join(workspace, "q.yaml");
     writeFileSync(
@@ -91,7 +91,34 @@ describe("pi-quests check", () => {
     );
     const run = await runCli(["check", quest, "--cwd", workspace, "--json"]);
     expect(run.exitCode).toBe(2);
-    expect(JSON.parse(run.stdout).checks[0].evidence).toMatchObject({ pending: "isolation_unavailable" });
+    expect(JSON.parse(run.stdout).checks[0].evidence.summary).toMatch(
+      /^unavailable: .* is not in a git repository, so isolation: worktree cannot run/,
+    );
+  });
+
+  it("a command check runs in the isolated verifier: a test rewritten to exit 0 does not pass", async () => {
+    const workspace = makeWorkspace({
+      "add.js": "exports.add = (a, b) => a - b;\n",
+      "test/add.sh": "node -e 'process.exit(require(\"./add.js\").add(2, 3) === 5 ? 0 : 1)'\n",
+    });
+    commitAll(workspace);
+    const quest = join(makeWorkspace(), "q.yaml");
+    writeFileSync(
+      quest,
+      "version: 1\nid: fix\ntitle: T\ngoal: g\nchecks:\n  - id: tests\n    type: command\n    run: bash test/add.sh\n",
+    );
+    const check = async () =>
+      JSON.parse((await runCli(["check", quest, "--cwd", workspace, "--json"])).stdout);
+
+    writeFileSync(join(workspace, "test/add.sh"), "exit 0\n");
+    const cheated = await check();
+    expect(cheated.status).toBe("fail");
+    expect(cheated.checks[0].evidence.verification.restored).toEqual(["test/add.sh"]);
+
+    writeFileSync(join(workspace, "add.js"), "exports.add = (a, b) => a + b;\n");
+    const fixed = await check();
+    expect(fixed.status).toBe("pass");
+    expect(fixed.checks[0].evidence).toMatchObject({ isolation: "worktree", exitCode: 0 });
   });
 
   describe("a pack", () => {

@@ -59,6 +59,7 @@ export async function evaluateCommandCheck(
       summary: `${outcome.kind}: ${outcome.message}`,
       output,
       outputTruncated: outcome.truncated || cut,
+      ...(outcome.verification ? { verification: outcome.verification } : {}),
     });
   }
 
@@ -86,5 +87,6 @@ export async function evaluateCommandCheck(
     output,
     outputTruncated: outcome.truncated || cut,
     ...(failed.length > 0 ? { failed } : {}),
+    ...(outcome.verification ? { verification: outcome.verification } : {}),
   });
 }

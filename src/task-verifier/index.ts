@@ -1,0 +1,9 @@
+/** The isolated task verifier: command checks in a pinned, protected worktree. */
+export {
+  createTaskVerifier,
+  type PinnedCheck,
+  type RecoveryReport,
+  type TaskVerifier,
+  type TaskVerifierOptions,
+  type TaskVerifierProblem,
+} from "./verifier.ts";

@@ -1,0 +1,364 @@
+/**
+ * The isolated task verifier (seeds 000 and 002). A command check never runs in the learner's
+ * workspace: it runs in a fresh detached worktree at the pinned baseline, with the candidate's
+ * changes applied as a hash-checked patch and every test, oracle and script the verdict rests
+ * on put back from the baseline. An agent that rewrites the test to `exit 0` does not pass.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { lstat, mkdir, realpath, writeFile } from "node:fs/promises";
+import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
+import type { CommandCheck } from "../core/checks.ts";
+import type { IsolationEvidence } from "../core/results.ts";
+import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
+import { isInside } from "../verifier/paths.ts";
+import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
+import { captureCandidate } from "./candidate.ts";
+import { writeAtomically, writeJson } from "./evidence.ts";
+import { createGitRunner, type GitRunner, splitNul } from "./git.ts";
+import { acquireWorkspaceLock, type LockOptions } from "./lock.ts";
+import { applyCandidate, protect } from "./prepare.ts";
+import { planProtection } from "./protected-paths.ts";
+import { prepareTools, type Tools, toolEnvironment, usesNpm } from "./tools.ts";
+import { createWorktree, ensureRealFolder, registeredWorktrees, removeWorktree } from "./worktree.ts";
+
+export type PinnedCheck = { questId: string; check: CommandCheck };
+
+export type TaskVerifierOptions = {
+  /** The learner's workspace, absolute. */
+  workspace: string;
+  /** Where worktrees, locks and evidence go; absolute and outside the workspace. */
+  dataDir: string;
+  /** The revision to pin (default HEAD); resolved once, at construction, to a full object id. */
+  baseline?: string;
+  /** The exact Node the checks run with (default: this process's). */
+  nodeExecutable?: string;
+  /** npm's entry point, when it is not in Node's own installation layout. */
+  npmCliPath?: string;
+  /** The host's checks: when given, only these run, exactly as they were at construction. */
+  checks?: readonly PinnedCheck[];
+  gitBinary?: string;
+  /** The environment git and the checks inherit (default: this process's). */
+  env?: Record<string, string | undefined>;
+  lock?: LockOptions;
+  /** The seed-002 script runner (a test may inject one). */
+  runScript?: CheckScript;
+};
+
+export type RecoveryReport = { removed: string[]; failed: Array<{ worktree: string; message: string }> };
+
+export type TaskVerifier = {
+  readonly workspace: string;
+  readonly repositoryRoot: string;
+  /** The pinned baseline: a full object id that no later commit can move. */
+  readonly baseline: string;
+  readonly dataDir: string;
+  run(request: IsolatedScriptRequest): Promise<ScriptOutcome>;
+  /** Removes worktrees a crashed or failed run left behind (only git-registered ones). */
+  recover(): Promise<RecoveryReport>;
+};
+
+export type TaskVerifierProblem = {
+  ok: false;
+  kind: "not_git" | "unknown_baseline" | "bad_options" | "data_dir";
+  message: string;
+};
+
+const hex = (...parts: string[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+
+export async function createTaskVerifier(
+  options: TaskVerifierOptions,
+): Promise<{ ok: true; verifier: TaskVerifier } | TaskVerifierProblem> {
+  const bad = (kind: TaskVerifierProblem["kind"], message: string): TaskVerifierProblem => ({
+    ok: false,
+    kind,
+    message,
+  });
+  if (!isAbsolute(options.workspace))
+    return bad("bad_options", `the workspace must be an absolute path (got ${options.workspace})`);
+  if (!isAbsolute(options.dataDir))
+    return bad("bad_options", `the data dir must be an absolute path (got ${options.dataDir})`);
+  const workspace = await realpath(options.workspace).catch(() => undefined);
+  if (!workspace) return bad("bad_options", `the workspace ${options.workspace} does not exist`);
+  // Host configuration is copied now: later changes to the caller's objects change nothing.
+  const pinnedChecks = options.checks ? structuredClone(options.checks) : undefined;
+
+  const git = createGitRunner({
+    ...(options.gitBinary ? { gitBinary: options.gitBinary } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const top = await git(["rev-parse", "--show-toplevel"], { cwd: workspace });
+  if (!top.ok)
+    return bad(
+      "not_git",
+      `${workspace} is not in a git repository, so isolation: worktree cannot run (${top.message})`,
+    );
+  const repositoryRoot = await realpath(top.stdout.toString("utf8").trim());
+  const revision = options.baseline ?? "HEAD";
+  const pinned = await git(["rev-parse", "--verify", "--quiet", "--end-of-options", `${revision}^{commit}`], {
+    cwd: repositoryRoot,
+  });
+  if (!pinned.ok)
+    return bad("unknown_baseline", `the baseline ${revision} does not name a commit in ${repositoryRoot}`);
+  const baseline = pinned.stdout.toString("utf8").trim();
+
+  let dataDir: string;
+  try {
+    await mkdir(options.dataDir, { recursive: true });
+    dataDir = await realpath(options.dataDir);
+  } catch (error) {
+    return bad("data_dir", `cannot use the data dir ${options.dataDir}: ${(error as Error).message}`);
+  }
+  if (isInside(dataDir, repositoryRoot) || isInside(repositoryRoot, dataDir)) {
+    return bad(
+      "bad_options",
+      `the data dir ${dataDir} and the repository ${repositoryRoot} must not contain each other`,
+    );
+  }
+  const home = join(dataDir, "workspaces", hex(workspace).slice(0, 16));
+  const homeProblem = await ensureRealFolder(dataDir, join(home, "worktrees")).catch(
+    (error: Error) => error.message,
+  );
+  const runsProblem =
+    homeProblem ??
+    (await ensureRealFolder(dataDir, join(home, "runs")).catch((error: Error) => error.message));
+  if (runsProblem) return bad("data_dir", `cannot use the data dir ${dataDir}: ${runsProblem}`);
+  try {
+    await writeFile(join(home, "workspace.txt"), `${workspace}\n`);
+  } catch (error) {
+    return bad("data_dir", `cannot write to the data dir ${dataDir}: ${(error as Error).message}`);
+  }
+
+  const runScript = options.runScript ?? bashCheck();
+  let tools: Tools | undefined;
+  let toolsProblem: string | undefined;
+  const prepared = await prepareTools(
+    home,
+    options.nodeExecutable ?? process.execPath,
+    options.npmCliPath,
+  ).catch((error: Error) => ({ ok: false as const, message: error.message }));
+  if (prepared.ok) tools = prepared.tools;
+  else toolsProblem = prepared.message;
+
+  // The baseline never changes, so its file list and manifests are read once.
+  let baselineFiles: string[] | undefined;
+  const manifests = new Map<string, Record<string, unknown> | undefined>();
+  const readBaselineTree = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
+    if (baselineFiles) return { ok: true };
+    const tree = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseline], {
+      cwd: repositoryRoot,
+    });
+    if (!tree.ok) return tree;
+    baselineFiles = splitNul(tree.stdout);
+    for (const path of baselineFiles.filter((file) => posix.basename(file) === "package.json")) {
+      const shown = await git(["show", `${baseline}:${path}`], { cwd: repositoryRoot });
+      try {
+        manifests.set(path, shown.ok ? JSON.parse(shown.stdout.toString("utf8")) : undefined);
+      } catch {
+        manifests.set(path, undefined);
+      }
+    }
+    return { ok: true };
+  };
+
+  let halted: { worktree: string; message: string } | undefined;
+
+  const recover = async (): Promise<RecoveryReport> => {
+    const report: RecoveryReport = { removed: [], failed: [] };
+    const registered = await registeredWorktrees(git, repositoryRoot);
+    if (!registered.ok) {
+      report.failed.push({ worktree: join(home, "worktrees"), message: registered.message });
+      return report;
+    }
+    for (const worktree of registered.paths.filter((path) =>
+      path.startsWith(`${join(home, "worktrees")}${sep}`),
+    )) {
+      const removed = await removeWorktree(git, repositoryRoot, worktree);
+      if (removed.ok) report.removed.push(worktree);
+      else report.failed.push({ worktree, message: removed.message });
+    }
+    await git(["worktree", "prune"], { cwd: repositoryRoot });
+    if (report.failed.length === 0) halted = undefined;
+    return report;
+  };
+  await recover();
+
+  const run = async (request: IsolatedScriptRequest): Promise<ScriptOutcome> => {
+    const unavailable = (message: string, verification?: IsolationEvidence): ScriptOutcome => ({
+      ok: false,
+      kind: "unavailable",
+      message,
+      report: "",
+      truncated: false,
+      ...(verification ? { verification } : {}),
+    });
+    if (halted) {
+      return unavailable(
+        `verification stopped: cleaning up ${halted.worktree} failed (${halted.message}); it is kept for inspection`,
+      );
+    }
+    if (!tools) return unavailable(toolsProblem ?? "the check's tools are not available");
+    if (pinnedChecks) {
+      const pinnedCheck = pinnedChecks.find(
+        (entry) => entry.questId === request.questId && entry.check.id === request.checkId,
+      );
+      if (!pinnedCheck)
+        return unavailable(
+          `${request.questId}/${request.checkId} is not one of the checks pinned for this workspace`,
+        );
+      const same =
+        pinnedCheck.check.run === request.content &&
+        pinnedCheck.check.timeout_ms === request.timeoutMs &&
+        JSON.stringify(pinnedCheck.check.oracle_paths) === JSON.stringify(request.oraclePaths) &&
+        resolve(workspace, pinnedCheck.check.cwd ?? ".") === resolve(request.cwd);
+      if (!same)
+        return unavailable(
+          `${request.questId}/${request.checkId} differs from the definition pinned when the quest started; the pinned one is the one that counts`,
+        );
+    }
+    const cwdInRepository = relative(repositoryRoot, resolve(request.cwd));
+    if (cwdInRepository.startsWith("..") || isAbsolute(cwdInRepository)) {
+      return unavailable(`the check's folder ${request.cwd} is outside the repository ${repositoryRoot}`);
+    }
+    if (usesNpm(request.content) && !tools.npmCli) {
+      return unavailable(`the check runs npm, and there is no npm next to ${tools.node}`);
+    }
+
+    const lock = await acquireWorkspaceLock(join(home, "verify.lock"), options.lock);
+    if (!lock.ok) return unavailable(lock.message);
+    try {
+      return await runLocked(request, cwdInRepository.split(sep).join("/"), tools, unavailable);
+    } finally {
+      await lock.release();
+    }
+  };
+
+  const runLocked = async (
+    request: IsolatedScriptRequest,
+    cwd: string,
+    activeTools: Tools,
+    unavailable: (message: string, verification?: IsolationEvidence) => ScriptOutcome,
+  ): Promise<ScriptOutcome> => {
+    const tree = await readBaselineTree();
+    if (!tree.ok) return unavailable(tree.message);
+    const captured = await captureCandidate(git, repositoryRoot, baseline);
+    if (!captured.ok) return unavailable(`could not take the candidate's changes: ${captured.message}`);
+    const { candidate } = captured;
+
+    const runId = `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}`;
+    const runDir = join(home, "runs", runId);
+    const worktree = join(
+      home,
+      "worktrees",
+      hex(workspace, request.questId, request.checkId, baseline, candidate.sha256).slice(0, 32),
+    );
+    const patchFile = join(runDir, "candidate.patch");
+    try {
+      await mkdir(runDir);
+      await writeAtomically(patchFile, candidate.patch);
+    } catch (error) {
+      return unavailable(`cannot write evidence to ${runDir}: ${(error as Error).message}`);
+    }
+    const verification: IsolationEvidence = {
+      runDir,
+      baseline,
+      head: candidate.head,
+      patchSha256: candidate.sha256,
+      patchBytes: candidate.patch.length,
+      restored: [],
+      manifestsMerged: [],
+      removedConfigs: [],
+      cleanup: { ok: true },
+    };
+    await writeJson(join(runDir, "provenance.json"), {
+      ...verification,
+      worktree,
+      untracked: candidate.untracked,
+    });
+
+    if (await lstat(worktree).catch(() => undefined)) {
+      // Left by a run that died: only a registered worktree may be removed.
+      const removed = await removeWorktree(git, repositoryRoot, worktree);
+      if (!removed.ok)
+        return unavailable(`a previous worktree is in the way: ${removed.message}`, verification);
+    }
+    const created = await createWorktree(git, repositoryRoot, worktree, baseline);
+    if (!created.ok) return unavailable(`could not create the worktree: ${created.message}`, verification);
+
+    let outcome: ScriptOutcome;
+    const startedAt = new Date().toISOString();
+    try {
+      outcome = await prepareAndRun();
+    } finally {
+      const removed = await removeWorktree(git, repositoryRoot, worktree);
+      if (!removed.ok) {
+        verification.cleanup = { ok: false, message: removed.message, keptWorktree: worktree };
+        halted = { worktree, message: removed.message };
+      }
+    }
+    const ok = outcome.ok;
+    await writeAtomically(join(runDir, "output.log"), outcome.report);
+    await writeJson(join(runDir, "run.json"), {
+      executable: "bash",
+      arguments: ["-c", request.content, `${request.questId}/${request.checkId}`],
+      directory: join(worktree, cwd),
+      node: activeTools.node,
+      npm: activeTools.npmCli ?? null,
+      startedAt,
+      endedAt: new Date().toISOString(),
+      exitCode: ok && outcome.ok ? outcome.exitCode : null,
+      signal: ok && outcome.ok ? (outcome.signal ?? null) : null,
+      termination: outcome.ok ? (outcome.exitCode === null ? "signal" : "exit") : outcome.kind,
+      ...(outcome.ok ? {} : { message: outcome.message }),
+      outputFile: "output.log",
+      outputTruncated: outcome.truncated,
+      cleanup: verification.cleanup,
+    });
+    await writeJson(join(runDir, "provenance.json"), {
+      ...verification,
+      worktree,
+      untracked: candidate.untracked,
+    });
+    return { ...outcome, verification };
+
+    async function prepareAndRun(): Promise<ScriptOutcome> {
+      const applied = await applyCandidate(git, worktree, patchFile, candidate.sha256);
+      if (!applied.ok)
+        return unavailable(
+          `the candidate's changes do not apply to the baseline: ${applied.message}`,
+          verification,
+        );
+      const plan = planProtection({
+        baselineFiles: baselineFiles ?? [],
+        baselineManifest: (path) => manifests.get(path),
+        run: request.content,
+        cwd: cwd === "" ? "" : cwd,
+        oraclePaths: request.oraclePaths,
+      });
+      if (plan.missingOracles.length > 0) {
+        return unavailable(
+          `oracle_paths must be files tracked at the baseline: ${plan.missingOracles.join(", ")}`,
+          verification,
+        );
+      }
+      const prepared = await protect(git, worktree, repositoryRoot, baseline, plan);
+      if (!prepared.ok)
+        return unavailable(`could not restore the protected files: ${prepared.message}`, verification);
+      verification.restored = prepared.value.restored;
+      verification.manifestsMerged = prepared.value.manifestsMerged;
+      verification.removedConfigs = prepared.value.removedConfigs;
+      return runScript({
+        script: `${request.questId}/${request.checkId}`,
+        content: request.content,
+        cwd: join(worktree, cwd),
+        timeoutMs: request.timeoutMs,
+        ...(request.signal ? { signal: request.signal } : {}),
+        env: toolEnvironment(activeTools, options.env?.PATH ?? process.env.PATH),
+      });
+    }
+  };
+
+  return {
+    ok: true,
+    verifier: { workspace, repositoryRoot, baseline, dataDir, run, recover },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The verifier's detached worktrees: created at the pinned baseline under the data dir, removed
+ * only when git lists them as its own worktrees, so cleanup can never delete anything else.
+ */
+import { lstat, mkdir, realpath } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import type { GitRunner } from "./git.ts";
+
+/** Absolute paths of the worktrees git has registered for the repository at `workspace`. */
+export async function registeredWorktrees(
+  git: GitRunner,
+  workspace: string,
+): Promise<{ ok: true; paths: string[] } | { ok: false; message: string }> {
+  const listed = await git(["worktree", "list", "--porcelain", "-z"], { cwd: workspace });
+  if (!listed.ok) return listed;
+  const paths = listed.stdout
+    .toString("utf8")
+    .split("\0")
+    .filter((field) => field.startsWith("worktree "))
+    .map((field) => field.slice("worktree ".length));
+  return { ok: true, paths };
+}
+
+/** Makes `dir` (and its parents below `root`) as real folders; refuses any symbolic link on the way. */
+export async function ensureRealFolder(root: string, dir: string): Promise<string | undefined> {
+  const fromRoot = relative(root, dir);
+  if (fromRoot.startsWith("..")) return `${dir} is outside ${root}`;
+  let current = root;
+  for (const part of fromRoot.split(sep).filter(Boolean)) {
+    current = join(current, part);
+    try {
+      const info = await lstat(current);
+      if (info.isSymbolicLink())
+        return `${current} is a symbolic link; the verifier does not follow links in its data dir`;
+      if (!info.isDirectory()) return `${current} is not a folder`;
+    } catch {
+      await mkdir(current);
+    }
+  }
+  return undefined;
+}
+
+export async function createWorktree(
+  git: GitRunner,
+  workspace: string,
+  target: string,
+  baseline: string,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const added = await git(["worktree", "add", "--detach", "--force", target, baseline], { cwd: workspace });
+  if (!added.ok) return added;
+  // git resolved the path itself; make sure it made what we asked for, where we asked.
+  const made = await realpath(target).catch(() => undefined);
+  if (made !== target) return { ok: false, message: `the worktree did not appear at ${target}` };
+  return { ok: true };
+}
+
+/** Removes a worktree, but only one git has registered; anything else stays where it is. */
+export async function removeWorktree(
+  git: GitRunner,
+  workspace: string,
+  target: string,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const registered = await registeredWorktrees(git, workspace);
+  if (!registered.ok) return registered;
+  if (!registered.paths.includes(target)) {
+    return {
+      ok: false,
+      message: `${target} is not a registered worktree of ${workspace}; it was left in place`,
+    };
+  }
+  const removed = await git(["worktree", "remove", "--force", "--force", target], { cwd: workspace });
+  if (!removed.ok) return removed;
+  const left = await lstat(target).then(
+    () => true,
+    () => false,
+  );
+  return left
+    ? { ok: false, message: `git removed ${target} from its list but the folder is still there` }
+    : { ok: true };
+}
