@@ -1,0 +1,78 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTaskVerifier } from "../../src/task-verifier/index.ts";
+import {
+  dataDirOutside,
+  expectCleanAfter,
+  finished,
+  makeRepo,
+  request,
+  snapshot,
+  verifierFor,
+} from "../support/task-verifier.ts";
+import { git, removeWorkspaces } from "../support/workspace.ts";
+
+afterEach(removeWorkspaces);
+
+const ADD_PROJECT = {
+  "package.json": JSON.stringify({ name: "demo", scripts: { test: "node test/add.test.js" } }, null, 2),
+  "src/add.js": "exports.add = (a, b) => a - b;\n",
+  "test/add.test.js":
+    'const { add } = require("../src/add.js");\nif (add(2, 3) !== 5) { console.error("add(2, 3) should be 5, got", add(2, 3)); process.exit(1); }\nconsole.log("ok");\n',
+};
+
+describe("the isolated task verifier", () => {
+  it("runs the check on the candidate's changes: red before the fix, green after", async () => {
+    const workspace = makeRepo(ADD_PROJECT);
+    const { verifier, dataDir } = await verifierFor(workspace);
+    const red = finished(await verifier.run(request(workspace, "npm test")));
+    expect(red).toMatchObject({ passed: false, exitCode: 1 });
+    expect(red.report).toContain("add(2, 3) should be 5, got -1");
+
+    writeFileSync(join(workspace, "src/add.js"), "exports.add = (a, b) => a + b;\n");
+    const before = snapshot(workspace);
+    const green = finished(await verifier.run(request(workspace, "npm test")));
+    expect(green).toMatchObject({ passed: true, exitCode: 0 });
+    expectCleanAfter(workspace, before, dataDir);
+  });
+
+  it("pins the baseline at construction to a full object id", async () => {
+    const workspace = makeRepo(ADD_PROJECT);
+    const head = git(workspace, "rev-parse", "HEAD").trim();
+    const { verifier } = await verifierFor(workspace);
+    expect(verifier.baseline).toBe(head);
+    expect(verifier.baseline).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it("records the run and its provenance in the data dir", async () => {
+    const workspace = makeRepo(ADD_PROJECT);
+    const { verifier } = await verifierFor(workspace);
+    const outcome = finished(await verifier.run(request(workspace, "npm test")));
+    const runDir = outcome.verification?.runDir ?? "";
+    const run = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8"));
+    expect(run).toMatchObject({
+      executable: "bash",
+      arguments: ["-c", "npm test", "q/c"],
+      exitCode: 1,
+      termination: "exit",
+    });
+    expect(readFileSync(join(runDir, "output.log"), "utf8")).toContain("should be 5");
+    const provenance = JSON.parse(readFileSync(join(runDir, "provenance.json"), "utf8"));
+    expect(provenance).toMatchObject({ baseline: verifier.baseline, head: verifier.baseline, patchBytes: 0 });
+    expect(provenance.patchSha256).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  });
+
+  it("refuses a data dir inside the workspace, and a relative one", async () => {
+    const workspace = makeRepo(ADD_PROJECT);
+    const inside = await createTaskVerifier({ workspace, dataDir: join(workspace, ".quests") });
+    expect(inside).toMatchObject({ ok: false, kind: "bad_options" });
+    const relativeDir = await createTaskVerifier({ workspace, dataDir: "data" });
+    expect(relativeDir).toMatchObject({ ok: false, kind: "bad_options" });
+  });
+
+  it("outside a git repository it cannot start, and says why", async () => {
+    const made = await createTaskVerifier({ workspace: dataDirOutside(), dataDir: dataDirOutside() });
+    expect(made).toMatchObject({ ok: false, kind: "not_git" });
+  });
+});
