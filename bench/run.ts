@@ -1,7 +1,10 @@
 /** `npm run bench`: prints the figures docs/benchmarks.md quotes, with the machine they ran on. */
-import { cpus, totalmem } from "node:os";
+import { rmSync } from "node:fs";
+import { cpus, homedir, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
 import { benchCli, cliTable } from "./cli.ts";
 import { benchEngine, engineTable } from "./engine.ts";
+import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(
@@ -11,3 +14,21 @@ process.stdout.write("## Engine: evaluateQuest, 50 probe-only checks\n\n");
 process.stdout.write(`${engineTable(await benchEngine())}\n\n`);
 process.stdout.write("## CLI: one `pi-quests check` process\n\n");
 process.stdout.write(`${cliTable(await benchCli())}\n`);
+
+// The verifier's data dir defaults to {agent_dir}/quests, under the home folder: measured there.
+// /tmp is measured too, for one case: on these machines it creates files far more slowly.
+process.stdout.write("\n## Task verifier: a command run directly and through the verifier\n\n");
+const homeBase = join(homedir(), ".cache", "pi-quests-bench");
+const tmpBase = join(tmpdir(), "pi-quests-bench");
+try {
+  const rows = [
+    ...(await benchTaskVerifier(homeBase)),
+    ...(await benchTaskVerifier(tmpBase, [
+      { files: 10_000, label: "no-op (`true`)", content: "true", runs: 3 },
+    ])),
+  ];
+  process.stdout.write(`${taskVerifierTable(rows)}\n`);
+} finally {
+  rmSync(homeBase, { recursive: true, force: true });
+  rmSync(tmpBase, { recursive: true, force: true });
+}
