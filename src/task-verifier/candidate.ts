@@ -5,6 +5,8 @@
  * learner's index, objects or files.
  */
 import { createHash } from "node:crypto";
+import { lstat, readlink } from "node:fs/promises";
+import { join } from "node:path";
 import { type GitRunner, splitNul } from "./git.ts";
 
 export type Candidate = {
@@ -16,6 +18,9 @@ export type Candidate = {
 };
 
 const DIFF_OPTIONS = [
+  // Explicit prefixes: the learner's diff.noprefix or diff.mnemonicPrefix would garble the patch.
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
   "--binary",
   "--full-index",
   "--no-renames",
@@ -39,12 +44,23 @@ export async function captureCandidate(
   const parts = [tracked.stdout];
   const untracked = splitNul(others.stdout).sort();
   for (const path of untracked) {
-    // --no-index exits 1 when the files differ, which a new file always does.
+    const info = await lstat(join(workspace, path)).catch(() => undefined);
+    if (info?.isSymbolicLink()) {
+      // `diff --no-index /dev/null LINK` follows a link to a folder (and compares the folder),
+      // so a new link is written out here, as git writes one.
+      const linked = await newLinkPatch(git, workspace, path);
+      if (!linked.ok) return linked;
+      parts.push(linked.patch);
+      continue;
+    }
+    // --no-index exits 1 when the files differ, which a new file always does, but also when it
+    // cannot read one: then it prints nothing, and a new file always prints its header.
     const added = await git(["diff", "--no-index", ...DIFF_OPTIONS, "--", "/dev/null", path], {
       cwd: workspace,
       okExitCodes: [0, 1],
     });
     if (!added.ok) return added;
+    if (added.stdout.length === 0) return { ok: false, message: `could not read the untracked file ${path}` };
     parts.push(added.stdout);
   }
   const patch = Buffer.concat(parts);
@@ -57,4 +73,66 @@ export async function captureCandidate(
       untracked,
     },
   };
+}
+
+/** A path as git writes it in a patch header: C-quoted when it holds a quote, backslash or control character. */
+export function quotePatchPath(prefix: string, path: string): string {
+  const named = `${prefix}${path}`;
+  const special = (char: string) => char === '"' || char === "\\" || char < " " || char === "\x7f";
+  if (![...named].some(special)) return named;
+  const escapes: Record<string, string> = {
+    "\x07": "\\a",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\v": "\\v",
+    "\f": "\\f",
+    "\r": "\\r",
+    '"': '\\"',
+    "\\": "\\\\",
+  };
+  let quoted = "";
+  for (const char of named) {
+    const code = char.charCodeAt(0);
+    quoted +=
+      escapes[char] ?? (code < 0x20 || code === 0x7f ? `\\${code.toString(8).padStart(3, "0")}` : char);
+  }
+  return `"${quoted}"`;
+}
+
+/** The patch git writes for a new symbolic link: mode 120000, the target as the content. */
+async function newLinkPatch(
+  git: GitRunner,
+  workspace: string,
+  path: string,
+): Promise<{ ok: true; patch: Buffer } | { ok: false; message: string }> {
+  const target = await readlink(join(workspace, path), { encoding: "buffer" }).catch(() => undefined);
+  if (target === undefined) return { ok: false, message: `could not read the untracked link ${path}` };
+  const hashed = await git(["hash-object", "--no-filters", "--stdin"], { cwd: workspace, input: target });
+  if (!hashed.ok) return hashed;
+  const id = hashed.stdout.toString("utf8").trim();
+  const lines: Buffer[] = [];
+  let rest = target;
+  while (rest.length > 0) {
+    const end = rest.indexOf(10);
+    if (end === -1) {
+      lines.push(Buffer.concat([Buffer.from("+"), rest, Buffer.from("\n\\ No newline at end of file\n")]));
+      break;
+    }
+    lines.push(Buffer.concat([Buffer.from("+"), rest.subarray(0, end + 1)]));
+    rest = rest.subarray(end + 1);
+  }
+  const a = quotePatchPath("a/", path);
+  const b = quotePatchPath("b/", path);
+  const tab = path.includes(" ") ? "\t" : "";
+  const header = [
+    `diff --git ${a} ${b}`,
+    "new file mode 120000",
+    `index ${"0".repeat(id.length)}..${id}`,
+    "--- /dev/null",
+    `+++ ${b}${tab}`,
+    lines.length === 1 ? "@@ -0,0 +1 @@" : `@@ -0,0 +1,${lines.length} @@`,
+    "",
+  ].join("\n");
+  return { ok: true, patch: Buffer.concat([Buffer.from(header), ...lines]) };
 }

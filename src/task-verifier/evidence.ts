@@ -2,9 +2,9 @@
 import { randomBytes } from "node:crypto";
 import { rename, writeFile } from "node:fs/promises";
 
-export async function writeAtomically(path: string, content: string | Buffer): Promise<void> {
+export async function writeAtomically(path: string, content: string | Buffer, mode?: number): Promise<void> {
   const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  await writeFile(temporary, content);
+  await writeFile(temporary, content, mode === undefined ? {} : { mode });
   await rename(temporary, path);
 }
 

@@ -63,3 +63,37 @@ export function createGitRunner(
 export function splitNul(output: Buffer): string[] {
   return output.toString("utf8").split("\0").filter(Boolean);
 }
+
+/**
+ * `-c` options that make every filter driver the repository's configuration defines a no-op.
+ * The learner's agent can edit `.git/config`: a smudge or clean filter there would run its
+ * command during our checkout, apply or diff, outside the check's process group.
+ */
+export async function neutralFilterOptions(git: GitRunner, repository: string): Promise<string[]> {
+  const listed = await git(["config", "--null", "--get-regexp", "^filter\\."], {
+    cwd: repository,
+    okExitCodes: [0, 1],
+  });
+  if (!listed.ok) return [];
+  const names = new Set<string>();
+  for (const entry of listed.stdout.toString("utf8").split("\0")) {
+    const key = entry.split("\n")[0] ?? "";
+    const driver = /^filter\.(.+)\.[^.]+$/.exec(key)?.[1];
+    if (driver) names.add(driver);
+  }
+  return [...names].flatMap((name) => [
+    "-c",
+    `filter.${name}.smudge=cat`,
+    "-c",
+    `filter.${name}.clean=cat`,
+    "-c",
+    `filter.${name}.process=`,
+    "-c",
+    `filter.${name}.required=false`,
+  ]);
+}
+
+/** The same runner with extra `-c` options before every command. */
+export function withOptions(git: GitRunner, options: readonly string[]): GitRunner {
+  return options.length === 0 ? git : (args, callOptions) => git([...options, ...args], callOptions);
+}

@@ -15,12 +15,25 @@ export type LockOptions = {
   waitMs?: number;
 };
 
+export const DEFAULT_STALE_MS = 10_000;
+export const DEFAULT_WAIT_MS = 120_000;
+
+export type HeldLock = {
+  ok: true;
+  release: Release;
+  /**
+   * Why the lock stopped being ours while it was held (its folder was removed, or it could not be
+   * refreshed in time and another process may have taken it over); undefined while it is intact.
+   */
+  lost(): string | undefined;
+};
+
 export async function acquireWorkspaceLock(
   path: string,
   options: LockOptions = {},
-): Promise<{ ok: true; release: Release } | { ok: false; message: string }> {
-  const staleMs = options.staleMs ?? 10_000;
-  const waitMs = options.waitMs ?? 120_000;
+): Promise<HeldLock | { ok: false; message: string }> {
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   // proper-lockfile locks a file that exists; the lock itself is `<path>.lock`.
   try {
     await writeFile(path, "", { flag: "a" });
@@ -29,13 +42,22 @@ export async function acquireWorkspaceLock(
   }
   const deadline = Date.now() + waitMs;
   for (;;) {
+    let lostBecause: string | undefined;
     try {
       const release = await lockfile.lock(path, {
         stale: staleMs,
         update: Math.max(1000, staleMs / 5),
         realpath: false,
+        // The default throws from a timer, which would take the whole host process down.
+        onCompromised: (error) => {
+          lostBecause = error.message;
+        },
       });
-      return { ok: true, release: async () => release().catch(() => undefined) };
+      return {
+        ok: true,
+        release: async () => release().catch(() => undefined),
+        lost: () => lostBecause,
+      };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== "ELOCKED")

@@ -4,8 +4,8 @@
  * is written; the learner's files are never touched.
  */
 import { createHash } from "node:crypto";
-import { lstat, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
-import { join, posix } from "node:path";
+import { chmod, lstat, mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { dirname, join, posix } from "node:path";
 import { type GitRunner, splitNul } from "./git.ts";
 import { PROTECTED_MANIFEST_KEYS, type ProtectionPlan } from "./protected-paths.ts";
 
@@ -40,6 +40,27 @@ export async function applyCandidate(
   return applied.ok ? { ok: true, value: undefined } : applied;
 }
 
+/**
+ * Whether every folder on the way to `path` inside the worktree is a real folder. The candidate
+ * can put a link where a folder was; nothing the verifier reads or writes may go through it.
+ */
+async function underRealFolders(worktree: string, path: string): Promise<boolean> {
+  let current = worktree;
+  for (const part of path.split("/").slice(0, -1)) {
+    current = join(current, part);
+    const info = await lstat(current).catch(() => undefined);
+    if (!info?.isDirectory()) return false;
+  }
+  return true;
+}
+
+/** Whether the candidate left `path` as an executable regular file (undefined: not a regular file). */
+async function candidateExecutable(worktree: string, path: string): Promise<boolean | undefined> {
+  if (!(await underRealFolders(worktree, path))) return undefined;
+  const info = await lstat(join(worktree, path)).catch(() => undefined);
+  return info?.isFile() ? (info.mode & 0o111) !== 0 : undefined;
+}
+
 /** Removes whatever the candidate put where a restored file's folders must be (a link, a file). */
 async function clearTheWay(worktree: string, path: string): Promise<void> {
   const parts = path.split("/");
@@ -48,11 +69,60 @@ async function clearTheWay(worktree: string, path: string): Promise<void> {
     current = join(current, part);
     const info = await lstat(current).catch(() => undefined);
     if (info && !info.isDirectory()) await unlink(current);
-    if (!info || !info.isDirectory()) return;
+    if (!info?.isDirectory()) return;
   }
   const target = await lstat(join(worktree, path)).catch(() => undefined);
   // A folder where the baseline has a file: git cannot check the file out over it.
   if (target?.isDirectory()) await rm(join(worktree, path), { recursive: true, force: true });
+}
+
+/**
+ * Writes baseline files back byte for byte, from the object store. Not `git checkout`: the
+ * worktree shares .git/config and .git/info/attributes with the learner's repository, and a
+ * smudge filter (or eol conversion) set there would rewrite the restored bytes.
+ */
+async function restoreFromBaseline(
+  git: GitRunner,
+  worktree: string,
+  baseline: string,
+  paths: readonly string[],
+): Promise<Step<void>> {
+  if (paths.length === 0) return { ok: true, value: undefined };
+  const wanted = new Set(paths);
+  const tree = await git(["ls-tree", "-r", "-z", "--full-tree", baseline], { cwd: worktree });
+  if (!tree.ok) return tree;
+  const entries: Array<{ mode: string; id: string; path: string }> = [];
+  for (const line of splitNul(tree.stdout)) {
+    const tab = line.indexOf("\t");
+    const [mode, type, id] = line.slice(0, tab).split(" ");
+    const path = line.slice(tab + 1);
+    if (wanted.has(path) && type === "blob" && mode && id) entries.push({ mode, id, path });
+  }
+  if (entries.length === 0) return { ok: true, value: undefined };
+  const batch = await git(["cat-file", "--batch"], {
+    cwd: worktree,
+    input: Buffer.from(`${entries.map((entry) => entry.id).join("\n")}\n`),
+  });
+  if (!batch.ok) return batch;
+  let offset = 0;
+  for (const entry of entries) {
+    const headerEnd = batch.stdout.indexOf(10, offset);
+    const header = batch.stdout.subarray(offset, headerEnd).toString("utf8").split(" ");
+    const size = Number(header[2]);
+    if (header[0] !== entry.id || header[1] !== "blob" || !Number.isSafeInteger(size))
+      return { ok: false, message: `git cat-file gave no blob for ${entry.path} at the baseline` };
+    const content = batch.stdout.subarray(headerEnd + 1, headerEnd + 1 + size);
+    offset = headerEnd + 1 + size + 1;
+
+    const full = join(worktree, entry.path);
+    await clearTheWay(worktree, entry.path);
+    await mkdir(dirname(full), { recursive: true });
+    await rm(full, { force: true });
+    if (entry.mode === "120000") await symlink(content, full);
+    // "wx": a new file, never through whatever might be at that path.
+    else await writeFile(full, content, { flag: "wx", mode: entry.mode === "100755" ? 0o777 : 0o666 });
+  }
+  return { ok: true, value: undefined };
 }
 
 export async function protect(
@@ -62,14 +132,20 @@ export async function protect(
   baseline: string,
   plan: ProtectionPlan,
 ): Promise<Step<Preparation>> {
-  for (const path of plan.restore) await clearTheWay(worktree, path);
-  if (plan.restore.length > 0) {
-    const input = Buffer.from(`${plan.restore.join("\0")}\0`);
-    const restored = await git(["checkout", baseline, "--pathspec-from-file=-", "--pathspec-file-nul"], {
-      cwd: worktree,
-      input,
-    });
-    if (!restored.ok) return restored;
+  // A script the check runs by name keeps the candidate's executable bit (content comes back).
+  const candidateModes = new Map<string, boolean>();
+  for (const path of plan.keepCandidateMode) {
+    const executable = await candidateExecutable(worktree, path);
+    if (executable !== undefined) candidateModes.set(path, executable);
+  }
+  const restored = await restoreFromBaseline(git, worktree, baseline, plan.restore);
+  if (!restored.ok) return restored;
+  for (const [path, executable] of candidateModes) {
+    const info = await lstat(join(worktree, path)).catch(() => undefined);
+    if (!info?.isFile() || !(await underRealFolders(worktree, path))) continue;
+    const readable = info.mode & 0o444;
+    const mode = executable ? info.mode | (readable >> 2) : info.mode & ~0o111;
+    if (mode !== info.mode) await chmod(join(worktree, path), mode & 0o7777);
   }
 
   const manifestsMerged: string[] = [];
@@ -80,7 +156,9 @@ export async function protect(
   }
 
   const removedConfigs: string[] = [];
-  const added = await git(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: worktree });
+  // Every file the patch added, ignored ones included: the candidate's own .gitignore could
+  // otherwise hide a config it force-added in the workspace.
+  const added = await git(["ls-files", "--others", "-z"], { cwd: worktree });
   if (!added.ok) return added;
   for (const path of splitNul(added.stdout)) {
     if (!plan.removeIfAdded(path)) continue;
@@ -114,14 +192,21 @@ async function mergeManifest(
     return { ok: true, value: false };
   }
   try {
-    const info = await lstat(path);
-    if (info.isFile()) candidateJson = JSON.parse(await readFile(path, "utf8"));
+    // Through a linked folder the "manifest" is someone else's file: never read or write it.
+    const info = (await underRealFolders(worktree, manifest)) ? await lstat(path) : undefined;
+    if (info?.isFile()) candidateJson = JSON.parse(await readFile(path, "utf8"));
   } catch {
     candidateJson = undefined;
   }
-  if (candidateJson === undefined || typeof candidateJson !== "object" || Array.isArray(candidateJson)) {
+  if (
+    candidateJson === undefined ||
+    candidateJson === null ||
+    typeof candidateJson !== "object" ||
+    Array.isArray(candidateJson)
+  ) {
     await clearTheWay(worktree, manifest);
-    await rm(path, { force: true });
+    await mkdir(dirname(path), { recursive: true });
+    await rm(path, { recursive: true, force: true });
     await writeFile(path, original.stdout);
     return { ok: true, value: true };
   }
@@ -136,6 +221,9 @@ async function mergeManifest(
 }
 
 /** node_modules come from the workspace as they are, by link: nothing is installed. */
+/** Folders tools write into under node_modules; each check gets its own, empty. */
+const NODE_MODULES_CACHES = new Set([".cache", ".vite", ".vite-temp", ".vitest"]);
+
 async function linkNodeModules(
   worktree: string,
   workspace: string,
@@ -149,11 +237,17 @@ async function linkNodeModules(
   for (const dir of dirs) {
     const source = join(workspace, dir, "node_modules");
     const target = join(worktree, dir, "node_modules");
-    const sourceInfo = await lstat(source).catch(() => undefined);
-    if (!sourceInfo) continue;
+    const entries = await readdir(source).catch(() => undefined);
+    if (!entries) continue;
+    if (!(await underRealFolders(worktree, posix.join(dir, "node_modules")))) continue;
     if (await lstat(target).catch(() => undefined)) continue;
-    if (!(await lstat(join(worktree, dir)).catch(() => undefined))?.isDirectory()) continue;
-    await symlink(source, target, "dir");
+    // A real folder of links, one a package: what tools write there (caches) stays in the
+    // worktree instead of landing in the learner's node_modules through a linked folder.
+    await mkdir(target);
+    for (const entry of entries) {
+      if (NODE_MODULES_CACHES.has(entry)) continue;
+      await symlink(join(source, entry), join(target, entry));
+    }
     linked.push(posix.join(dir, "node_modules"));
   }
   return linked;

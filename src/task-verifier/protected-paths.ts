@@ -16,6 +16,12 @@ export type ProtectionPlan = {
   missingOracles: string[];
   /** Why each restored path is protected, for the evidence. */
   reasons: Record<string, string>;
+  /**
+   * Restored paths protected only because a command names them (not tests, configs or oracles):
+   * their content comes back from the baseline, but the candidate's executable bit stays, so a
+   * `chmod +x` the task asked for still counts.
+   */
+  keepCandidateMode: string[];
 };
 
 /** package.json keys that decide what runs and how tests are configured. */
@@ -62,23 +68,155 @@ export function isConfigFile(path: string): boolean {
   return CONFIG_FILE.test(posix.basename(path));
 }
 
-/** The npm scripts a command line runs: `npm test`, `npm run x`, `yarn x`, `pnpm run x`. */
+/**
+ * A command line as shell words, one list per simple command: quotes and backslashes are
+ * removed the way the shell removes them, and `;`, `&`, `|`, `(`, `)`, `<`, `>`, a backtick or a
+ * newline outside quotes ends a simple command. `alsoSplitOn` characters end a word too (outside
+ * quotes), so `--config=a.js` can yield `a.js`. Expansions are not performed: `$X` stays `$X`.
+ */
+export function shellWords(command: string, alsoSplitOn = ""): string[][] {
+  const commands: string[][] = [[]];
+  let word = "";
+  let inWord = false;
+  let quote: "'" | '"' | undefined;
+  const endWord = () => {
+    if (inWord) commands[commands.length - 1]?.push(word);
+    word = "";
+    inWord = false;
+  };
+  for (let i = 0; i < command.length; i++) {
+    const char = command.charAt(i);
+    const next = command.charAt(i + 1);
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+      else word += char;
+    } else if (quote === '"') {
+      if (char === '"') quote = undefined;
+      else if (char === "\\" && '"\\$`\n'.includes(next) && next !== "") {
+        if (next !== "\n") word += next;
+        i++;
+      } else word += char;
+    } else if (char === "'" || char === '"') {
+      quote = char;
+      inWord = true;
+    } else if (char === "\\") {
+      if (next !== "\n" && next !== "") {
+        word += next;
+        inWord = true;
+      }
+      i++;
+    } else if (";&|()<>`\n".includes(char)) {
+      endWord();
+      if ((commands[commands.length - 1] ?? []).length > 0) commands.push([]);
+    } else if (/\s/.test(char) || alsoSplitOn.includes(char)) {
+      endWord();
+    } else {
+      word += char;
+      inWord = true;
+    }
+  }
+  endWord();
+  return commands.filter((words) => words.length > 0);
+}
+
+/** npm's names for the lifecycle scripts it runs without `run`. */
+const NPM_LIFECYCLE: Record<string, string> = {
+  test: "test",
+  t: "test",
+  tst: "test",
+  start: "start",
+  stop: "stop",
+  restart: "restart",
+};
+const RUN_SUBCOMMANDS = new Set(["run", "run-script", "rum", "urn"]);
+/** Subcommands that run no package script (a word after them is not a script name). */
+const NOT_SCRIPTS = new Set([
+  "install",
+  "i",
+  "add",
+  "ci",
+  "exec",
+  "x",
+  "dlx",
+  "remove",
+  "uninstall",
+  "update",
+  "upgrade",
+  "link",
+  "init",
+  "create",
+  "publish",
+  "pack",
+  "config",
+  "set",
+  "get",
+  "why",
+  "list",
+  "ls",
+  "outdated",
+  "audit",
+  "version",
+  "help",
+  "cache",
+  "workspace",
+  "workspaces",
+]);
+
+/**
+ * The package scripts a command line runs by name: `npm test` (and `npm t`, `npm tst`),
+ * `npm run x` / `npm run-script x` (options such as `--silent` may come first), `pnpm run x`,
+ * `yarn x`, `pnpm x`, and Node's own `node --run x`. npm's `pre`/`post` hooks are not listed
+ * here; planProtection adds them.
+ */
 export function scriptsRunBy(command: string): string[] {
   const names: string[] = [];
-  const pattern =
-    /\b(?:npm|pnpm|yarn)\s+(?:(?:run|run-script)\s+([\w:.-]+)|(test|start|stop|restart)\b)|\byarn\s+([\w:.-]+)/g;
-  for (const match of command.matchAll(pattern)) {
-    const name = match[1] ?? match[2] ?? match[3];
-    if (name && !["run", "install", "add", "ci", "exec", "dlx"].includes(name)) names.push(name);
+  for (const words of shellWords(command)) {
+    for (let i = 0; i < words.length; i++) {
+      const tool = posix.basename(words[i] ?? "");
+      if (tool === "node") {
+        const at = words.indexOf("--run", i + 1);
+        const name = words[at + 1];
+        if (at > i && name !== undefined) names.push(name);
+        const inline = words.slice(i + 1).find((word) => word.startsWith("--run="));
+        if (inline) names.push(inline.slice("--run=".length));
+        break;
+      }
+      if (tool !== "npm" && tool !== "pnpm" && tool !== "yarn") continue;
+      // The first word after the tool that is not an option says what it does. An unknown word
+      // after npm is most likely an option's value (`npm --prefix app test`): look further.
+      for (let j = i + 1; j < words.length; j++) {
+        const word = words[j] ?? "";
+        if (word.startsWith("-")) continue;
+        if (RUN_SUBCOMMANDS.has(word)) {
+          const name = words.slice(j + 1).find((next) => !next.startsWith("-"));
+          if (name !== undefined) names.push(name);
+          break;
+        }
+        const lifecycle = NPM_LIFECYCLE[word];
+        if (lifecycle !== undefined) {
+          names.push(lifecycle);
+          break;
+        }
+        if (NOT_SCRIPTS.has(word)) break;
+        if (tool !== "npm") {
+          names.push(word);
+          break;
+        }
+      }
+      break;
+    }
   }
   return names;
 }
 
-/** Words of a command line that could name files: split on shell syntax, quotes and `=`. */
+/**
+ * Words of a command line that could name files: shell words (quotes removed, so a quoted name
+ * with spaces stays one word), also split on `=` and `,` outside quotes; options and `$`
+ * expansions are left out.
+ */
 export function fileWords(command: string): string[] {
-  return command
-    .split(/[\s;&|()<>=,`]+/)
-    .map((word) => word.replace(/^['"]+|['"]+$/g, ""))
+  return shellWords(command, "=,")
+    .flat()
     .filter((word) => word.length > 0 && !word.startsWith("-") && !word.startsWith("$"));
 }
 
@@ -115,7 +253,8 @@ export function planProtection(input: PlanInput): ProtectionPlan {
     if (manifestPath === undefined) return;
     const scripts = input.baselineManifest(manifestPath)?.scripts;
     if (scripts === null || typeof scripts !== "object") return;
-    for (const name of scriptsRunBy(command)) {
+    // npm runs `preX` and `postX` around `X`, so their files decide the verdict as well.
+    for (const name of scriptsRunBy(command).flatMap((name) => [`pre${name}`, name, `post${name}`])) {
       const key = `${manifestPath}#${name}`;
       const script = (scripts as Record<string, unknown>)[name];
       if (seenScripts.has(key) || typeof script !== "string") continue;
@@ -128,20 +267,37 @@ export function planProtection(input: PlanInput): ProtectionPlan {
     }
   };
   followCommand(input.run, input.cwd, "the check");
+  const named = Object.keys(reasons).filter((path) => reasons[path]?.startsWith("named by "));
   const missingOracles: string[] = [];
+  const oracles = new Set<string>();
   for (const oracle of input.oraclePaths) {
     const path = posix.normalize(oracle).replace(/\/$/, "");
     const inside = input.baselineFiles.filter((file) => file === path || file.startsWith(`${path}/`));
     if (inside.length === 0 || path.startsWith("../") || posix.isAbsolute(path)) missingOracles.push(oracle);
-    for (const file of inside) protect(file, "oracle_paths");
+    for (const file of inside) {
+      oracles.add(file);
+      protect(file, "oracle_paths");
+    }
+  }
+
+  // npm runs the scripts of the nearest package.json: one the candidate adds in the check's
+  // folder or above it (where the baseline has none) would take over `npm test`.
+  const hijackingManifests = new Set<string>();
+  const cwd = posix.normalize(input.cwd === "" ? "." : input.cwd).replace(/(.)\/+$/, "$1");
+  for (let dir = cwd; ; dir = posix.dirname(dir)) {
+    const path = dir === "." ? "package.json" : `${dir}/package.json`;
+    if (files.has(path)) break;
+    hijackingManifests.add(path);
+    if (dir === "." || dir === "/" || dir.startsWith("..")) break;
   }
 
   return {
     restore: Object.keys(reasons).sort(),
     manifests,
-    removeIfAdded: (path) => isConfigFile(path) && !files.has(path),
+    removeIfAdded: (path) => !files.has(path) && (isConfigFile(path) || hijackingManifests.has(path)),
     missingOracles,
     reasons,
+    keepCandidateMode: named.filter((path) => !oracles.has(path)).sort(),
   };
 }
 

@@ -2,8 +2,10 @@
  * The exact Node a check runs with, and the npm beside it. Neither is ever looked up on PATH:
  * a learner's PATH could name anything. A shim folder puts them first on the check's PATH.
  */
-import { access, chmod, constants, symlink, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { access, constants, rename, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { writeAtomically } from "./evidence.ts";
 import { ensureRealFolder } from "./worktree.ts";
 
 export type Tools = {
@@ -16,14 +18,14 @@ export type Tools = {
   npmGlobalConfig: string;
 };
 
-async function executable(path: string): Promise<boolean> {
+export async function executable(path: string): Promise<boolean> {
   return access(path, constants.X_OK).then(
     () => true,
     () => false,
   );
 }
 
-async function readable(path: string): Promise<boolean> {
+export async function readable(path: string): Promise<boolean> {
   return access(path, constants.R_OK).then(
     () => true,
     () => false,
@@ -45,16 +47,26 @@ export async function prepareTools(
   if (!(await executable(node)))
     return { ok: false, message: `the Node executable ${node} is missing or not executable` };
   const npmCli = await findNpmCli(node, npmCliPath);
-  const binDir = join(home, "bin");
+  // A shim folder of its own for each Node and npm: two verifiers of one workspace (two sessions,
+  // or a Node upgraded between them) never run their checks with each other's tools.
+  const binDir = join(
+    home,
+    "bin",
+    createHash("sha256")
+      .update(JSON.stringify([node, npmCli]))
+      .digest("hex")
+      .slice(0, 16),
+  );
   const problem = await ensureRealFolder(home, binDir);
   if (problem) return { ok: false, message: problem };
   const npmUserConfig = join(home, "npmrc-user");
   const npmGlobalConfig = join(home, "npmrc-global");
   await writeFile(npmUserConfig, "");
   await writeFile(npmGlobalConfig, "");
-  await symlink(node, join(binDir, "node")).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EEXIST") throw error;
-  });
+  // Replaced, not kept when it exists: whatever link is there now, `node` is this Node.
+  const link = join(binDir, `node.${randomBytes(6).toString("hex")}.tmp`);
+  await symlink(node, link);
+  await rename(link, join(binDir, "node"));
   const npxCli = npmCli ? join(dirname(npmCli), "npx-cli.js") : undefined;
   for (const [name, cli] of [
     ["npm", npmCli],
@@ -65,8 +77,8 @@ export async function prepareTools(
     const body = cli
       ? `exec ${shellQuote(node)} ${shellQuote(cli)} "$@"`
       : `echo ${shellQuote(`pi-quests: no npm next to ${node}`)} >&2; exit 127`;
-    await writeFile(shim, `#!/bin/sh\n${body}\n`);
-    await chmod(shim, 0o755);
+    // Atomically: another session may be starting this very shim.
+    await writeAtomically(shim, `#!/bin/sh\n${body}\n`, 0o755);
   }
   return {
     ok: true,
@@ -76,6 +88,18 @@ export async function prepareTools(
 
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Why the tools chosen at construction cannot run a check now (a Node or npm removed or replaced
+ * since): a check must never quietly run with some other Node found on PATH.
+ */
+export async function toolsProblem(tools: Tools, needsNpm: boolean): Promise<string | undefined> {
+  if (!(await executable(tools.node)))
+    return `the Node executable ${tools.node} is missing or not executable (it was there when the verifier started)`;
+  if (needsNpm && tools.npmCli && !(await readable(tools.npmCli)))
+    return `the check runs npm, and npm's entry point ${tools.npmCli} is missing (it was there when the verifier started)`;
+  return undefined;
 }
 
 /** The environment a check runs in: our Node and npm first, npm's user and global config empty. */

@@ -14,12 +14,19 @@ import { isInside } from "../verifier/paths.ts";
 import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
 import { captureCandidate } from "./candidate.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
-import { createGitRunner, type GitRunner, splitNul } from "./git.ts";
-import { acquireWorkspaceLock, type LockOptions } from "./lock.ts";
+import { createGitRunner, type GitRunner, neutralFilterOptions, splitNul, withOptions } from "./git.ts";
+import { acquireWorkspaceLock, DEFAULT_STALE_MS, DEFAULT_WAIT_MS, type LockOptions } from "./lock.ts";
 import { applyCandidate, protect } from "./prepare.ts";
 import { planProtection } from "./protected-paths.ts";
-import { prepareTools, type Tools, toolEnvironment, usesNpm } from "./tools.ts";
-import { createWorktree, ensureRealFolder, registeredWorktrees, removeWorktree } from "./worktree.ts";
+import { prepareTools, type Tools, toolEnvironment, toolsProblem, usesNpm } from "./tools.ts";
+import {
+  createWorktree,
+  ensureRealFolder,
+  RUN_VARIABLE,
+  registeredWorktrees,
+  removeWorktree,
+  stopMarkedProcesses,
+} from "./worktree.ts";
 
 export type PinnedCheck = { questId: string; check: CommandCheck };
 
@@ -53,7 +60,10 @@ export type TaskVerifier = {
   readonly baseline: string;
   readonly dataDir: string;
   run(request: IsolatedScriptRequest): Promise<ScriptOutcome>;
-  /** Removes worktrees a crashed or failed run left behind (only git-registered ones). */
+  /**
+   * Removes worktrees a crashed or failed run left behind (only git-registered ones) and stops
+   * processes such a run left running; waits for the workspace lock, so never a live run's.
+   */
   recover(): Promise<RecoveryReport>;
 };
 
@@ -130,14 +140,14 @@ export async function createTaskVerifier(
 
   const runScript = options.runScript ?? bashCheck();
   let tools: Tools | undefined;
-  let toolsProblem: string | undefined;
+  let toolsSetupProblem: string | undefined;
   const prepared = await prepareTools(
     home,
     options.nodeExecutable ?? process.execPath,
     options.npmCliPath,
   ).catch((error: Error) => ({ ok: false as const, message: error.message }));
   if (prepared.ok) tools = prepared.tools;
-  else toolsProblem = prepared.message;
+  else toolsSetupProblem = prepared.message;
 
   // The baseline never changes, so its file list and manifests are read once.
   let baselineFiles: string[] | undefined;
@@ -161,26 +171,67 @@ export async function createTaskVerifier(
   };
 
   let halted: { worktree: string; message: string } | undefined;
+  /** Set when construction could not recover (another process held the lock): the first run does. */
+  let recoveryDeferred = false;
+  const lockPath = join(home, "verify.lock");
+  const runsFolder = `${join(home, "runs")}${sep}`;
 
-  const recover = async (): Promise<RecoveryReport> => {
+  /** Recovery proper; the caller holds the workspace lock, so no run of any process is live. */
+  const recoverLocked = async (): Promise<RecoveryReport> => {
     const report: RecoveryReport = { removed: [], failed: [] };
+    recoveryDeferred = false;
+    // What a crashed run left running: its check's processes still carry their run folder.
+    const survivors = await stopMarkedProcesses((run) => run.startsWith(runsFolder));
+    if (survivors.length > 0)
+      report.failed.push({
+        worktree: join(home, "worktrees"),
+        message: `processes left by an earlier verification could not be stopped: ${survivors.join(", ")}`,
+      });
     const registered = await registeredWorktrees(git, repositoryRoot);
     if (!registered.ok) {
       report.failed.push({ worktree: join(home, "worktrees"), message: registered.message });
-      return report;
+    } else {
+      for (const worktree of registered.paths.filter((path) =>
+        path.startsWith(`${join(home, "worktrees")}${sep}`),
+      )) {
+        const removed = await removeWorktree(git, repositoryRoot, worktree);
+        if (removed.ok) report.removed.push(worktree);
+        else report.failed.push({ worktree, message: removed.message });
+      }
+      await git(["worktree", "prune"], { cwd: repositoryRoot });
     }
-    for (const worktree of registered.paths.filter((path) =>
-      path.startsWith(`${join(home, "worktrees")}${sep}`),
-    )) {
-      const removed = await removeWorktree(git, repositoryRoot, worktree);
-      if (removed.ok) report.removed.push(worktree);
-      else report.failed.push({ worktree, message: removed.message });
-    }
-    await git(["worktree", "prune"], { cwd: repositoryRoot });
-    if (report.failed.length === 0) halted = undefined;
+    // A leftover that cannot be cleaned up stops verification, as a failed cleanup does.
+    const failed = report.failed[0];
+    halted = failed ? { worktree: failed.worktree, message: failed.message } : undefined;
     return report;
   };
-  await recover();
+
+  const recover = async (): Promise<RecoveryReport> => {
+    const lock = await acquireWorkspaceLock(lockPath, options.lock);
+    if (!lock.ok)
+      return { removed: [], failed: [{ worktree: join(home, "worktrees"), message: lock.message }] };
+    try {
+      return await recoverLocked();
+    } finally {
+      await lock.release();
+    }
+  };
+
+  // A restart cleans up after a crash. The crashed holder's lock goes stale within staleMs, so
+  // construction waits that long at most; a live holder (another session verifying right now)
+  // keeps it fresh, and then the first run here recovers instead, under the lock.
+  {
+    const staleMs = options.lock?.staleMs ?? DEFAULT_STALE_MS;
+    const waitMs = Math.min(options.lock?.waitMs ?? DEFAULT_WAIT_MS, staleMs + 1000);
+    const lock = await acquireWorkspaceLock(lockPath, { ...options.lock, waitMs });
+    if (lock.ok) {
+      try {
+        await recoverLocked();
+      } finally {
+        await lock.release();
+      }
+    } else recoveryDeferred = true;
+  }
 
   const run = async (request: IsolatedScriptRequest): Promise<ScriptOutcome> => {
     const unavailable = (message: string, verification?: IsolationEvidence): ScriptOutcome => ({
@@ -191,12 +242,15 @@ export async function createTaskVerifier(
       truncated: false,
       ...(verification ? { verification } : {}),
     });
-    if (halted) {
-      return unavailable(
-        `verification stopped: cleaning up ${halted.worktree} failed (${halted.message}); it is kept for inspection`,
-      );
-    }
-    if (!tools) return unavailable(toolsProblem ?? "the check's tools are not available");
+    const stopped = () =>
+      halted
+        ? unavailable(
+            `verification stopped: cleaning up ${halted.worktree} failed (${halted.message}); it is kept for inspection`,
+          )
+        : undefined;
+    const refused = stopped();
+    if (refused) return refused;
+    if (!tools) return unavailable(toolsSetupProblem ?? "the check's tools are not available");
     if (pinnedChecks) {
       const pinnedCheck = pinnedChecks.find(
         (entry) => entry.questId === request.questId && entry.check.id === request.checkId,
@@ -222,17 +276,40 @@ export async function createTaskVerifier(
     if (usesNpm(request.content) && !tools.npmCli) {
       return unavailable(`the check runs npm, and there is no npm next to ${tools.node}`);
     }
+    const gone = await toolsProblem(tools, usesNpm(request.content));
+    if (gone) return unavailable(gone);
 
-    const lock = await acquireWorkspaceLock(join(home, "verify.lock"), options.lock);
+    const lock = await acquireWorkspaceLock(lockPath, options.lock);
     if (!lock.ok) return unavailable(lock.message);
     try {
-      return await runLocked(request, cwdInRepository.split(sep).join("/"), tools, unavailable);
+      if (recoveryDeferred) await recoverLocked();
+      // A run that failed to clean up while this one waited for the lock stops this one too.
+      const refusedNow = stopped();
+      if (refusedNow) return refusedNow;
+      // Filters are read now, not at construction: the agent may have added one since.
+      const safeGit = withOptions(git, await neutralFilterOptions(git, repositoryRoot));
+      const outcome = await runLocked(
+        safeGit,
+        request,
+        cwdInRepository.split(sep).join("/"),
+        tools,
+        unavailable,
+      );
+      const lost = lock.lost();
+      if (lost) {
+        return unavailable(
+          `the workspace lock was lost during the verification (${lost}), so another verification may have run at the same time; the result is not used`,
+          outcome.verification,
+        );
+      }
+      return outcome;
     } finally {
       await lock.release();
     }
   };
 
   const runLocked = async (
+    git: GitRunner,
     request: IsolatedScriptRequest,
     cwd: string,
     activeTools: Tools,
@@ -275,6 +352,12 @@ export async function createTaskVerifier(
       untracked: candidate.untracked,
     });
 
+    /** A worktree that could not be removed is kept for inspection, and verification stops. */
+    const keep = (message: string) => {
+      verification.cleanup = { ok: false, message, keptWorktree: worktree };
+      halted = { worktree, message };
+    };
+
     if (await lstat(worktree).catch(() => undefined)) {
       // Left by a run that died: only a registered worktree may be removed.
       const removed = await removeWorktree(git, repositoryRoot, worktree);
@@ -282,20 +365,34 @@ export async function createTaskVerifier(
         return unavailable(`a previous worktree is in the way: ${removed.message}`, verification);
     }
     const created = await createWorktree(git, repositoryRoot, worktree, baseline);
-    if (!created.ok) return unavailable(`could not create the worktree: ${created.message}`, verification);
+    if (!created.ok) {
+      // git may have failed halfway, after registering the worktree: that one is ours to remove.
+      const registered = await registeredWorktrees(git, repositoryRoot);
+      if (!registered.ok || registered.paths.includes(worktree)) {
+        const removed = registered.ok
+          ? await removeWorktree(git, repositoryRoot, worktree)
+          : { ok: false as const, message: registered.message };
+        if (!removed.ok) keep(removed.message);
+      }
+      return unavailable(`could not create the worktree: ${created.message}`, verification);
+    }
 
     let outcome: ScriptOutcome;
     const startedAt = new Date().toISOString();
     try {
       outcome = await prepareAndRun();
     } finally {
-      const removed = await removeWorktree(git, repositoryRoot, worktree);
-      if (!removed.ok) {
-        verification.cleanup = { ok: false, message: removed.message, keptWorktree: worktree };
-        halted = { worktree, message: removed.message };
-      }
+      // The group is gone; a process that left it (setsid) still carries the run's mark.
+      const survivors = await stopMarkedProcesses((run) => run === runDir);
+      const removed =
+        survivors.length > 0
+          ? {
+              ok: false as const,
+              message: `processes of the check could not be stopped: ${survivors.join(", ")}`,
+            }
+          : await removeWorktree(git, repositoryRoot, worktree);
+      if (!removed.ok) keep(removed.message);
     }
-    const ok = outcome.ok;
     await writeAtomically(join(runDir, "output.log"), outcome.report);
     await writeJson(join(runDir, "run.json"), {
       executable: "bash",
@@ -305,8 +402,8 @@ export async function createTaskVerifier(
       npm: activeTools.npmCli ?? null,
       startedAt,
       endedAt: new Date().toISOString(),
-      exitCode: ok && outcome.ok ? outcome.exitCode : null,
-      signal: ok && outcome.ok ? (outcome.signal ?? null) : null,
+      exitCode: outcome.ok ? outcome.exitCode : null,
+      signal: outcome.ok ? (outcome.signal ?? null) : null,
       termination: outcome.ok ? (outcome.exitCode === null ? "signal" : "exit") : outcome.kind,
       ...(outcome.ok ? {} : { message: outcome.message }),
       outputFile: "output.log",
@@ -331,7 +428,7 @@ export async function createTaskVerifier(
         baselineFiles: baselineFiles ?? [],
         baselineManifest: (path) => manifests.get(path),
         run: request.content,
-        cwd: cwd === "" ? "" : cwd,
+        cwd,
         oraclePaths: request.oraclePaths,
       });
       if (plan.missingOracles.length > 0) {
@@ -352,7 +449,10 @@ export async function createTaskVerifier(
         cwd: join(worktree, cwd),
         timeoutMs: request.timeoutMs,
         ...(request.signal ? { signal: request.signal } : {}),
-        env: toolEnvironment(activeTools, options.env?.PATH ?? process.env.PATH),
+        env: {
+          ...toolEnvironment(activeTools, options.env?.PATH ?? process.env.PATH),
+          [RUN_VARIABLE]: runDir,
+        },
       });
     }
   };

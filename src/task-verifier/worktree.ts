@@ -2,9 +2,65 @@
  * The verifier's detached worktrees: created at the pinned baseline under the data dir, removed
  * only when git lists them as its own worktrees, so cleanup can never delete anything else.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { lstat, mkdir, realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { processAlive } from "../probes/process-group.ts";
 import type { GitRunner } from "./git.ts";
+
+/**
+ * The variable every process of a check inherits: the run's folder in the data dir. A process
+ * that left the check's process group (`setsid`), or whose group outlived a host that crashed,
+ * still carries it, so the verifier can find it and stop it.
+ */
+export const RUN_VARIABLE = "PI_QUESTS_VERIFICATION_RUN";
+
+/** Live processes (Linux /proc) that inherited RUN_VARIABLE with a value `matches` accepts. */
+export function markedProcesses(matches: (run: string) => boolean): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const prefix = `${RUN_VARIABLE}=`;
+  const found: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environment: string;
+    try {
+      environment = readFileSync(`/proc/${entry}/environ`, "utf8");
+    } catch {
+      continue; // Gone meanwhile, or not ours to read.
+    }
+    const marked = environment
+      .split("\0")
+      .some((variable) => variable.startsWith(prefix) && matches(variable.slice(prefix.length)));
+    if (marked && processAlive(Number(entry))) found.push(Number(entry));
+  }
+  return found;
+}
+
+/** SIGKILLs every marked process until none is left; returns those still alive after `timeoutMs`. */
+export async function stopMarkedProcesses(
+  matches: (run: string) => boolean,
+  timeoutMs = 3000,
+): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = markedProcesses(matches);
+    if (left.length === 0 || Date.now() >= deadline) return left;
+    for (const pid of left) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    await sleep(10);
+  }
+}
 
 /** Absolute paths of the worktrees git has registered for the repository at `workspace`. */
 export async function registeredWorktrees(
