@@ -39,7 +39,7 @@ type Case = { files: number; label: string; content: string; runs: number };
 
 export const DEFAULT_CASES: Case[] = [
   { files: 100, label: "no-op (`true`)", content: "true", runs: 15 },
-  { files: 100, label: "1 s (`sleep 1`)", content: "sleep 1", runs: 5 },
+  { files: 100, label: "1 s (`sleep 1`)", content: "sleep 1", runs: 9 },
   { files: 10_000, label: "no-op (`true`)", content: "true", runs: 7 },
   { files: 10_000, label: "1 s (`sleep 1`)", content: "sleep 1", runs: 5 },
 ];

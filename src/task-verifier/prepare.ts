@@ -131,6 +131,8 @@ export async function protect(
   workspace: string,
   baseline: string,
   plan: ProtectionPlan,
+  /** The baseline's bytes of a package.json, when the caller already has them. */
+  baselineManifest: (path: string) => Buffer | undefined = () => undefined,
 ): Promise<Step<Preparation>> {
   // A script the check runs by name keeps the candidate's executable bit (content comes back).
   const candidateModes = new Map<string, boolean>();
@@ -150,7 +152,7 @@ export async function protect(
 
   const manifestsMerged: string[] = [];
   for (const manifest of plan.manifests) {
-    const merged = await mergeManifest(git, worktree, baseline, manifest);
+    const merged = await mergeManifest(git, worktree, baseline, manifest, baselineManifest(manifest));
     if (!merged.ok) return merged;
     if (merged.value) manifestsMerged.push(manifest);
   }
@@ -179,8 +181,11 @@ async function mergeManifest(
   worktree: string,
   baseline: string,
   manifest: string,
+  known: Buffer | undefined,
 ): Promise<Step<boolean>> {
-  const original = await git(["show", `${baseline}:${manifest}`], { cwd: worktree });
+  const original = known
+    ? { ok: true as const, stdout: known }
+    : await git(["show", `${baseline}:${manifest}`], { cwd: worktree });
   if (!original.ok) return original;
   const path = join(worktree, manifest);
   let baselineJson: Record<string, unknown>;

@@ -152,6 +152,7 @@ export async function createTaskVerifier(
   // The baseline never changes, so its file list and manifests are read once.
   let baselineFiles: string[] | undefined;
   const manifests = new Map<string, Record<string, unknown> | undefined>();
+  const manifestBytes = new Map<string, Buffer>();
   const readBaselineTree = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
     if (baselineFiles) return { ok: true };
     const tree = await git(["ls-tree", "-r", "-z", "--name-only", "--full-tree", baseline], {
@@ -161,6 +162,7 @@ export async function createTaskVerifier(
     baselineFiles = splitNul(tree.stdout);
     for (const path of baselineFiles.filter((file) => posix.basename(file) === "package.json")) {
       const shown = await git(["show", `${baseline}:${path}`], { cwd: repositoryRoot });
+      if (shown.ok) manifestBytes.set(path, shown.stdout);
       try {
         manifests.set(path, shown.ok ? JSON.parse(shown.stdout.toString("utf8")) : undefined);
       } catch {
@@ -437,7 +439,9 @@ export async function createTaskVerifier(
           verification,
         );
       }
-      const prepared = await protect(git, worktree, repositoryRoot, baseline, plan);
+      const prepared = await protect(git, worktree, repositoryRoot, baseline, plan, (path) =>
+        manifestBytes.get(path),
+      );
       if (!prepared.ok)
         return unavailable(`could not restore the protected files: ${prepared.message}`, verification);
       verification.restored = prepared.value.restored;
