@@ -4,6 +4,8 @@ import { cpus, homedir, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { benchCli, cliTable } from "./cli.ts";
 import { benchEngine, engineTable } from "./engine.ts";
+import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
+import { benchReceipts, receiptsTable } from "./receipts.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
@@ -28,6 +30,10 @@ try {
     ])),
   ];
   process.stdout.write(`${taskVerifierTable(rows)}\n`);
+  process.stdout.write("\n## Receipts: fingerprints, fast and full path\n\n");
+  process.stdout.write(`${fingerprintTable(await benchFingerprint(homeBase))}\n`);
+  process.stdout.write("\n## Receipts: re-evaluating an unchanged workspace\n\n");
+  process.stdout.write(`${receiptsTable(await benchReceipts(homeBase))}\n`);
 } finally {
   rmSync(homeBase, { recursive: true, force: true });
   rmSync(tmpBase, { recursive: true, force: true });

@@ -1,11 +1,16 @@
-import { readFile } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import type { VerifierEvent } from "../core/events.ts";
 import { loadQuests } from "../core/loader.ts";
+import { VERSION } from "../core/version.ts";
+import { workspaceHome } from "../core/workspace-key.ts";
 import { createNodeProbes } from "../probes/index.ts";
+import { reassess } from "../receipts/assess.ts";
+import { createReceiptPort } from "../receipts/port.ts";
+import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import { isInside } from "../verifier/paths.ts";
@@ -20,9 +25,26 @@ Usage:
   pi-quests lint PATH...        check quest files and packs (exit 0 valid, 3 invalid)
   pi-quests check QUEST.yaml|PACK_DIR [options]
                                 evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)
+  pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
   pi-quests help [COMMAND]
 
 Run "pi-quests COMMAND --help" for a command's options.
+`;
+
+const RECEIPTS_USAGE = `Usage: pi-quests receipts [options]
+
+Lists each command check's newest receipt in a workspace and whether it still holds: fresh (the
+files are as they were when it ran), stale (they changed) or incomplete (it was interrupted,
+cancelled, skipped, or has no fingerprint). Runs nothing; finds runs a crashed process left as
+running and records them as interrupted.
+
+Options:
+  --cwd DIR        the workspace (default: the current folder)
+  --data-dir DIR   where receipts are kept (default: {agent_dir}/quests)
+  --json           print one JSON object
+  -h, --help       this text
+
+Exit codes: 0 listed, 3 invalid input.
 `;
 
 const LINT_USAGE = `Usage: pi-quests lint PATH...
@@ -71,16 +93,28 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
         return await lint(rest, io);
       case "check":
         return await check(rest, io);
+      case "receipts":
+        return await receiptsCommand(rest, io);
       case "help":
       case "--help":
       case "-h":
-        io.stdout(rest[0] === "lint" ? LINT_USAGE : rest[0] === "check" ? CHECK_USAGE : USAGE);
+        io.stdout(
+          rest[0] === "lint"
+            ? LINT_USAGE
+            : rest[0] === "check"
+              ? CHECK_USAGE
+              : rest[0] === "receipts"
+                ? RECEIPTS_USAGE
+                : USAGE,
+        );
         return EXIT.pass;
       case undefined:
         io.stderr(USAGE);
         return EXIT.invalid;
       default:
-        io.stderr(`pi-quests: unknown command "${command}"; the commands are lint and check\n\n${USAGE}`);
+        io.stderr(
+          `pi-quests: unknown command "${command}"; the commands are lint, check and receipts\n\n${USAGE}`,
+        );
         return EXIT.invalid;
     }
   } catch (error) {
@@ -89,6 +123,98 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (io.env.PI_QUESTS_DEBUG) io.stderr(`${(error as Error).stack}\n`);
     return EXIT.pending;
   }
+}
+
+async function receiptsCommand(args: string[], io: CliIo): Promise<number> {
+  const parsed = tryParse(
+    () =>
+      parseArgs({
+        args,
+        options: {
+          cwd: { type: "string" },
+          "data-dir": { type: "string" },
+          json: { type: "boolean" },
+          help: { type: "boolean", short: "h" },
+        },
+        allowPositionals: false,
+        strict: true,
+      }),
+    RECEIPTS_USAGE,
+    io,
+  );
+  if (!parsed) return EXIT.invalid;
+  const { values } = parsed;
+  if (values.help) {
+    io.stdout(RECEIPTS_USAGE);
+    return EXIT.pass;
+  }
+  const workspace = await realpath(resolve(io.cwd, values.cwd ?? ".")).catch(() => undefined);
+  if (!workspace) {
+    io.stderr(`pi-quests receipts: --cwd ${resolve(io.cwd, values.cwd ?? ".")}: no such folder\n`);
+    return EXIT.invalid;
+  }
+  const agentDir = agentDirOf(io);
+  const dataDir = resolve(io.cwd, values["data-dir"] ?? join(agentDir, "quests"));
+  const store = await openReceiptStore(join(workspaceHome(dataDir, workspace), "receipts"));
+  const found = await reassess(store, workspace);
+  for (const warning of found.warnings) io.stderr(`warning: ${warning}\n`);
+  if (values.json) {
+    io.stdout(
+      `${JSON.stringify({
+        workspace,
+        fingerprint: found.fingerprint.ok ? found.fingerprint.fingerprint.value : null,
+        fingerprintProblem: found.fingerprint.ok ? null : found.fingerprint.reason,
+        receipts: found.assessments.map(({ receipt, freshness, reason, superseded }) => ({
+          id: receipt.id,
+          quest: receipt.quest,
+          check: receipt.check,
+          state: receipt.state,
+          freshness,
+          reason,
+          command: receipt.command,
+          cwd: receipt.cwd,
+          startedAt: receipt.startedAt,
+          exitCode: receipt.exitCode,
+          termination: receipt.termination,
+          superseded,
+        })),
+        interrupted: found.interrupted.map((receipt) => receipt.id),
+        warnings: found.warnings,
+      })}\n`,
+    );
+    return EXIT.pass;
+  }
+  if (found.assessments.length === 0) io.stdout(`no receipts for ${workspace}\n`);
+  for (const { receipt, freshness, reason, superseded } of found.assessments) {
+    const older = superseded > 0 ? `, supersedes ${superseded}` : "";
+    io.stdout(
+      `${freshness.padEnd(10)} ${receipt.state.padEnd(9)} ${receipt.quest}/${receipt.check}: ${receipt.command} (${reason}; ${receipt.startedAt}${older})\n`,
+    );
+  }
+  for (const receipt of found.interrupted)
+    io.stdout(`recorded as interrupted: ${receipt.quest}/${receipt.check} (${receipt.id})\n`);
+  return EXIT.pass;
+}
+
+/** Pi's agent dir: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+function agentDirOf(io: CliIo): string {
+  return io.env.PI_CODING_AGENT_DIR
+    ? resolve(io.cwd, io.env.PI_CODING_AGENT_DIR)
+    : join(homedir(), ".pi", "agent");
+}
+
+/** The workspace's receipt store, with interrupted runs found and recorded first. */
+async function openReceipts(dataDir: string, workspace: string, baseline: string | undefined) {
+  const realWorkspace = await realpath(workspace);
+  const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"));
+  await store.recoverInterrupted();
+  return createReceiptPort({
+    store,
+    workspace: realWorkspace,
+    ...(baseline ? { baseline } : {}),
+    host: currentHost(),
+    tool: `pi-quests@${VERSION}`,
+  });
 }
 
 /**
@@ -214,9 +340,15 @@ async function check(args: string[], io: CliIo): Promise<number> {
   }
 
   const workspace = resolve(io.cwd, values.cwd ?? ".");
-  const agentDir = io.env.PI_CODING_AGENT_DIR
-    ? resolve(io.cwd, io.env.PI_CODING_AGENT_DIR)
-    : join(homedir(), ".pi", "agent");
+  if (
+    !(await stat(workspace).then(
+      (info) => info.isDirectory(),
+      () => false,
+    ))
+  ) {
+    return invalid(`--cwd ${workspace}: no such folder`);
+  }
+  const agentDir = agentDirOf(io);
   // Evidence never goes into the learner's project: the verifier does not write there.
   const dataDir = resolve(io.cwd, values["data-dir"] ?? join(agentDir, "quests"));
   if (isInside(dataDir, workspace)) {
@@ -277,14 +409,22 @@ async function check(args: string[], io: CliIo): Promise<number> {
       : async () => ({ ok: false, kind: "unavailable", message: made.message, report: "", truncated: false });
   }
 
-  const result = await evaluateQuest(quest, {
+  // Every command check run leaves a receipt; a fresh one answers the check without a run.
+  const receipts = quest.checks.some((c) => c.type === "command")
+    ? await openReceipts(dataDir, workspace, baseline)
+    : undefined;
+
+  const evaluated = await evaluateQuest(quest, {
     probes,
     events,
     ...(sessionId ? { sessionId } : {}),
     paths: { workspace, agentDir, home: homedir() },
     ...(baseline ? { baseline } : {}),
     questId: quest.id,
+    ...(receipts ? { receipts } : {}),
   });
+  // A pass is published only after its receipts are checked against the files as they are now.
+  const result = receipts ? await receipts.recheck(evaluated) : evaluated;
   io.stdout(values.json ? `${JSON.stringify(result)}\n` : formatQuestResult(result, quest.title));
   return exitCodeFor(result.status);
 }

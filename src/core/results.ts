@@ -11,6 +11,8 @@ export type PendingKind =
   | "not_reached" // an event boundary that has not happened yet
   | "too_large"
   | "isolation_unavailable"
+  | "stale" // a pass whose receipt no longer matches the files
+  | "no_fingerprint" // ran, but the workspace could not be fingerprinted: never green
   | "error"; // any other infrastructure error
 
 /** Typed evidence: each check type says what it saw. `summary` is the one line a person reads. */
@@ -25,6 +27,17 @@ export type IsolationEvidence = {
   manifestsMerged: string[];
   removedConfigs: string[];
   cleanup: { ok: true } | { ok: false; message: string; keptWorktree: string };
+};
+
+/** The receipt a command check's result rests on (docs/quest-format.md, "Receipts"). */
+export type ReceiptEvidence = {
+  id: string;
+  state: "not_run" | "running" | "passed" | "failed" | "cancelled" | "skipped" | "stale";
+  /** True when a fresh receipt answered the check and nothing ran. */
+  reused: boolean;
+  /** The workspace fingerprint the receipt judged, when there is one. */
+  fingerprint?: string;
+  note?: string;
 };
 
 export type Evidence =
@@ -58,6 +71,9 @@ export type Evidence =
       outputTruncated?: boolean;
       failed?: string[];
       verification?: IsolationEvidence;
+      receipt?: ReceiptEvidence;
+      /** Set on a result answered by a receipt, or made pending by one. */
+      pending?: PendingKind;
     }
   | { kind: "git"; summary: string; assert: string; baseline: string; detail?: Record<string, unknown> }
   | {

@@ -9,6 +9,7 @@ import { lstat, mkdir, realpath, writeFile } from "node:fs/promises";
 import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import type { CommandCheck } from "../core/checks.ts";
 import type { IsolationEvidence } from "../core/results.ts";
+import { workspaceHome } from "../core/workspace-key.ts";
 import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
 import { isInside } from "../verifier/paths.ts";
 import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
@@ -124,7 +125,7 @@ export async function createTaskVerifier(
       `the data dir ${dataDir} and the repository ${repositoryRoot} must not contain each other`,
     );
   }
-  const home = join(dataDir, "workspaces", hex(workspace).slice(0, 16));
+  const home = workspaceHome(dataDir, workspace);
   const homeProblem = await ensureRealFolder(dataDir, join(home, "worktrees")).catch(
     (error: Error) => error.message,
   );

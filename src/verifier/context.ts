@@ -1,5 +1,6 @@
 import type { VerifierEvent } from "../core/events.ts";
 import type { Probes } from "./probes.ts";
+import type { ReceiptPort } from "./receipts-port.ts";
 
 /** The folders quest paths may name, all absolute. */
 export type QuestPaths = {
@@ -26,4 +27,6 @@ export type EvaluationContext = {
   questId: string;
   /** Aborting stops running commands and leaves the remaining checks pending. */
   signal?: AbortSignal;
+  /** Receipts for command checks: reuse of fresh ones, a record of every run. */
+  receipts?: ReceiptPort;
 };

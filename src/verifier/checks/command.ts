@@ -15,36 +15,53 @@ function tail(text: string): { output: string; cut: boolean } {
     : { output: text, cut: false };
 }
 
+/**
+ * A command check: answered by a fresh receipt when there is one, else run (in the isolated
+ * verifier, or in place) and judged, and the run recorded as a receipt.
+ */
 export async function evaluateCommandCheck(
   check: CommandCheck,
   ctx: EvaluationContext,
 ): Promise<CheckResult> {
   const where = resolveQuestPath(check.cwd ?? ".", ctx.paths);
   if (!where.ok) return pathProblem(check, where.written, where.reason);
-  const request = {
-    script: `${ctx.questId}/${check.id}`,
-    content: check.run,
-    cwd: where.path.absolute,
-    timeoutMs: check.timeout_ms,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  };
-  let outcome: ScriptOutcome;
-  if (check.isolation === "none") {
-    outcome = await ctx.probes.runCommand(request);
-  } else if (ctx.probes.runIsolated) {
-    outcome = await ctx.probes.runIsolated({
-      ...request,
-      oraclePaths: check.oracle_paths,
-      questId: ctx.questId,
-      checkId: check.id,
-    });
-  } else {
+  if (check.isolation === "worktree" && !ctx.probes.runIsolated) {
     return pending(
       check,
       "isolation_unavailable",
       "isolation: worktree needs the isolated task verifier, which is not available here; not run",
     );
   }
+  const receipts = ctx.receipts;
+  if (!receipts) return (await runAndJudge(check, ctx, where.path.absolute)).result;
+  const reused = await receipts.reuse(check, ctx.questId, where.path.absolute);
+  if (reused) return reused;
+  const handle = await receipts.begin(check, ctx.questId, where.path.absolute);
+  const { result, outcome } = await runAndJudge(check, ctx, where.path.absolute);
+  return receipts.finish(handle, result, outcome);
+}
+
+async function runAndJudge(
+  check: CommandCheck,
+  ctx: EvaluationContext,
+  cwd: string,
+): Promise<{ result: CheckResult; outcome: ScriptOutcome }> {
+  const request = {
+    script: `${ctx.questId}/${check.id}`,
+    content: check.run,
+    cwd,
+    timeoutMs: check.timeout_ms,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  };
+  const outcome: ScriptOutcome =
+    check.isolation === "none" || !ctx.probes.runIsolated
+      ? await ctx.probes.runCommand(request)
+      : await ctx.probes.runIsolated({
+          ...request,
+          oraclePaths: check.oracle_paths,
+          questId: ctx.questId,
+          checkId: check.id,
+        });
 
   const evidenceBase = {
     kind: "command" as const,
@@ -54,13 +71,14 @@ export async function evaluateCommandCheck(
   };
   if (!outcome.ok) {
     const { output, cut } = tail(outcome.report);
-    return result(check, "pending", {
+    const pendingResult = result(check, "pending", {
       ...evidenceBase,
       summary: `${outcome.kind}: ${outcome.message}`,
       output,
       outputTruncated: outcome.truncated || cut,
       ...(outcome.verification ? { verification: outcome.verification } : {}),
     });
+    return { result: pendingResult, outcome };
   }
 
   const failed: string[] = [];
@@ -79,7 +97,7 @@ export async function evaluateCommandCheck(
     failed.push(`stderr does not match ${describePredicate(check.stderr)}`);
   }
   const { output, cut } = tail(outcome.report);
-  return result(check, failed.length === 0 ? "pass" : "fail", {
+  const judged = result(check, failed.length === 0 ? "pass" : "fail", {
     ...evidenceBase,
     summary: failed.length === 0 ? `exit code ${exitCode}` : failed.join("; "),
     ...(outcome.exitCode !== null ? { exitCode: outcome.exitCode } : {}),
@@ -89,4 +107,5 @@ export async function evaluateCommandCheck(
     ...(failed.length > 0 ? { failed } : {}),
     ...(outcome.verification ? { verification: outcome.verification } : {}),
   });
+  return { result: judged, outcome };
 }

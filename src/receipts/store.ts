@@ -1,0 +1,232 @@
+/**
+ * The receipt store: one JSON file per receipt, `<dir>/<id>.json`, in the workspace's folder of
+ * the data dir. Writes are atomic (a crash leaves the old file or the new one, never half of
+ * one); reading skips, with a warning, anything it cannot trust, so a legacy or corrupt record
+ * can never count as verification.
+ */
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { processAlive } from "../probes/process-group.ts";
+import { normalizeRelativePath } from "./identity.ts";
+import { RECEIPT_SCHEMA, type Receipt, ReceiptSchema } from "./schema.ts";
+
+/** The process that wrote a receipt: enough to tell later whether it still runs. */
+export type ReceiptHost = Receipt["provenance"]["host"];
+
+export type ReceiptStore = {
+  readonly dir: string;
+  /** Validates the receipt and writes `<dir>/<id>.json` atomically, replacing an earlier version. */
+  write(receipt: Receipt): Promise<void>;
+  /** Every receipt that can be trusted, oldest first; what was skipped, and why, in `warnings`. */
+  list(): Promise<{ receipts: Receipt[]; warnings: string[] }>;
+  /** Marks `running` receipts whose process is gone as cancelled/interrupted; returns them. */
+  recoverInterrupted(isAlive?: (host: ReceiptHost) => boolean): Promise<Receipt[]>;
+  /** The attempt number the next run of this check identity gets: 1, then 2, 3... */
+  nextAttempt(identity: string): Promise<number>;
+};
+
+export type ReceiptStoreOptions = {
+  /** The clock, for tests. */
+  now?: () => Date;
+  /** This process as receipts record it; by default the real pid, hostname and boot id. */
+  host?: ReceiptHost;
+};
+
+export const INTERRUPTED_NOTE = "interrupted: the process died mid-run";
+
+/** The boot id tells a restarted machine from a running one (pids start over); Linux only. */
+export function readBootId(): string | null {
+  if (process.platform !== "linux") return null;
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+export function currentHost(): ReceiptHost {
+  return { pid: process.pid, hostname: hostname(), bootId: readBootId() };
+}
+
+/**
+ * Whether the process that wrote a receipt may still run, seen from `here`. Another machine
+ * cannot be asked, so it counts as alive; the same machine after a restart (another boot id)
+ * runs none of its old processes; otherwise the pid decides (a zombie is dead).
+ */
+export function hostAlive(host: ReceiptHost, here: ReceiptHost): boolean {
+  if (host.hostname !== here.hostname) return true;
+  if (host.bootId !== null && here.bootId !== null && host.bootId !== here.bootId) return false;
+  return processAlive(host.pid);
+}
+
+/** Oldest first: by start time, then by id so ties always fall the same way. */
+function byStart(a: Receipt, b: Receipt): number {
+  const time = Date.parse(a.startedAt) - Date.parse(b.startedAt);
+  if (time !== 0) return time;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The key of `newestByIdentity`'s map: `${identity} ${cwd}`, the cwd normalized (`./x/` is `x`). */
+export function supersedeKey(identity: string, cwd: string): string {
+  return `${identity} ${normalizeRelativePath(cwd)}`;
+}
+
+/**
+ * The supersede rule: a receipt replaces only an older one of the same check identity and cwd.
+ * Receipts of other identities never hide each other, so a failed check stays visible however
+ * many other commands pass later.
+ */
+export function newestByIdentity(receipts: readonly Receipt[]): Map<string, Receipt> {
+  const newest = new Map<string, Receipt>();
+  for (const receipt of receipts) {
+    const key = supersedeKey(receipt.checkIdentity, receipt.cwd);
+    const current = newest.get(key);
+    if (!current || byStart(receipt, current) > 0) newest.set(key, receipt);
+  }
+  return newest;
+}
+
+/** An id becomes a file name, so it must not be able to leave the folder or look like a temp file. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Writes through a temp file in the same folder: the content is flushed to disk before the
+ * rename, so after a crash the name holds the old complete file or the new complete one.
+ */
+async function writeDurably(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    const file = await open(temporary, "wx", 0o644);
+    try {
+      await file.writeFile(content, "utf8");
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Flushes the folder so the rename itself survives a power cut; not every system allows it. */
+async function syncFolder(dir: string): Promise<void> {
+  try {
+    const folder = await open(dir, "r");
+    try {
+      await folder.sync();
+    } finally {
+      await folder.close();
+    }
+  } catch {
+    // Best effort: the file itself is complete either way.
+  }
+}
+
+/** Reads one receipt file, or says why it cannot be trusted. */
+function parseReceipt(name: string, text: string): Receipt | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return `${name}: not valid JSON (a torn or corrupt write?); skipped`;
+  }
+  const schema =
+    typeof data === "object" && data !== null ? (data as { schema?: unknown }).schema : undefined;
+  if (schema !== RECEIPT_SCHEMA) {
+    const found = schema === undefined ? "no schema version" : `schema ${JSON.stringify(schema)}`;
+    return `${name}: ${found}, not ${RECEIPT_SCHEMA}; skipped (a legacy record cannot count as verification)`;
+  }
+  const parsed = ReceiptSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+    return `${name}: not a valid receipt (${where}${issue?.message ?? "invalid"}); skipped`;
+  }
+  if (`${parsed.data.id}.json` !== name) {
+    return `${name}: holds receipt ${JSON.stringify(parsed.data.id)}, not its own name; skipped`;
+  }
+  return parsed.data;
+}
+
+export async function openReceiptStore(
+  dir: string,
+  options: ReceiptStoreOptions = {},
+): Promise<ReceiptStore> {
+  const now = options.now ?? (() => new Date());
+  const here = options.host ?? currentHost();
+  await mkdir(dir, { recursive: true });
+
+  async function write(receipt: Receipt): Promise<void> {
+    const valid = ReceiptSchema.parse(receipt);
+    if (!SAFE_ID.test(valid.id) || valid.id.endsWith(".tmp")) {
+      throw new Error(`receipt id ${JSON.stringify(valid.id)} cannot be a file name`);
+    }
+    await writeDurably(join(dir, `${valid.id}.json`), `${JSON.stringify(valid, null, 2)}\n`);
+    await syncFolder(dir);
+  }
+
+  async function list(): Promise<{ receipts: Receipt[]; warnings: string[] }> {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { receipts: [], warnings: [] };
+      throw error;
+    }
+    const receipts: Receipt[] = [];
+    const warnings: string[] = [];
+    // Temp files end in `.tmp`: a write in flight, or one a crash interrupted. Never read.
+    for (const name of names.filter((entry) => entry.endsWith(".json")).sort()) {
+      let text: string;
+      try {
+        text = await readFile(join(dir, name), "utf8");
+      } catch (error) {
+        warnings.push(
+          `${name}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); skipped`,
+        );
+        continue;
+      }
+      const outcome = parseReceipt(name, text);
+      if (typeof outcome === "string") warnings.push(outcome);
+      else receipts.push(outcome);
+    }
+    return { receipts: receipts.sort(byStart), warnings };
+  }
+
+  async function recoverInterrupted(
+    isAlive: (host: ReceiptHost) => boolean = (host) => hostAlive(host, here),
+  ): Promise<Receipt[]> {
+    const { receipts } = await list();
+    const recovered: Receipt[] = [];
+    for (const receipt of receipts) {
+      if (receipt.state !== "running" || isAlive(receipt.provenance.host)) continue;
+      // Cancelled, never passed: nobody saw the run finish. An earlier note is kept after ours.
+      const interrupted: Receipt = {
+        ...receipt,
+        state: "cancelled",
+        termination: "interrupted",
+        endedAt: now().toISOString(),
+        note: receipt.note ? `${INTERRUPTED_NOTE}; ${receipt.note}` : INTERRUPTED_NOTE,
+      };
+      await write(interrupted);
+      recovered.push(interrupted);
+    }
+    return recovered;
+  }
+
+  async function nextAttempt(identity: string): Promise<number> {
+    const { receipts } = await list();
+    let last = 0;
+    for (const receipt of receipts) {
+      if (receipt.checkIdentity === identity) last = Math.max(last, receipt.attempt);
+    }
+    return last + 1;
+  }
+
+  return { dir, write, list, recoverInterrupted, nextAttempt };
+}

@@ -1,0 +1,19 @@
+/**
+ * The port through which command checks leave receipts and reuse them. The engine decides what
+ * a check means; the port (src/receipts) decides whether a fresh receipt already answers it, and
+ * records every run. Absent, checks simply run.
+ */
+import type { CommandCheck } from "../core/checks.ts";
+import type { CheckResult } from "../core/results.ts";
+import type { ScriptOutcome } from "./probes.ts";
+
+export type ReceiptHandle = { readonly id: string };
+
+export type ReceiptPort = {
+  /** `cwd` is the check's folder, absolute (templates resolved). A fresh receipt of this exact check on this exact snapshot answers it; nothing runs. */
+  reuse(check: CommandCheck, questId: string, cwd: string): Promise<CheckResult | undefined>;
+  /** Records that the check starts (state `running`), with the snapshot it will judge. */
+  begin(check: CommandCheck, questId: string, cwd: string): Promise<ReceiptHandle>;
+  /** Records how it ended; returns the result with its receipt (pending when it cannot be green). */
+  finish(handle: ReceiptHandle, result: CheckResult, outcome: ScriptOutcome): Promise<CheckResult>;
+};

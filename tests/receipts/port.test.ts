@@ -1,0 +1,215 @@
+/**
+ * Receipts through the engine: the regressions seed 001 lists, with the real store, the real
+ * fingerprint and real processes. A counting runner shows when a check did not run at all.
+ */
+import { renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { QuestResult } from "../../src/core/results.ts";
+import { bashCheck } from "../../src/probes/script-runner.ts";
+import { reassess } from "../../src/receipts/assess.ts";
+import type { FingerprintOutcome } from "../../src/receipts/fingerprint.ts";
+import { createReceiptPort } from "../../src/receipts/port.ts";
+import { currentHost, openReceiptStore, type ReceiptStore } from "../../src/receipts/store.ts";
+import { evaluateQuest } from "../../src/verifier/evaluate.ts";
+import type { ScriptRequest } from "../../src/verifier/probes.ts";
+import { check } from "../support/checks.ts";
+import { fakeProbes } from "../support/fake-probes.ts";
+import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+afterEach(removeWorkspaces);
+
+/** A workspace, its receipt store, and an evaluator whose runner counts what it ran. */
+async function setup(files: Record<string, string> = { "hello.txt": "hello\n" }) {
+  const workspace = makeWorkspace(files);
+  const store = await openReceiptStore(join(makeWorkspace(), "receipts"));
+  const ran: string[] = [];
+  const bash = bashCheck();
+  const probes = fakeProbes(
+    {},
+    {
+      runCommand: async (request: ScriptRequest) => {
+        ran.push(request.content);
+        return bash(request);
+      },
+    },
+  );
+  const evaluate = async (
+    checks: ReturnType<typeof check>[],
+    options: { signal?: AbortSignal; takeFingerprint?: (w: string) => Promise<FingerprintOutcome> } = {},
+  ): Promise<QuestResult> => {
+    const receipts = createReceiptPort({
+      store,
+      workspace,
+      host: currentHost(),
+      ...(options.takeFingerprint ? { takeFingerprint: options.takeFingerprint } : {}),
+    });
+    const result = await evaluateQuest(
+      { id: "q", checks },
+      {
+        probes,
+        events: [],
+        paths: { workspace, agentDir: "/nonexistent/agent", home: workspace },
+        questId: "q",
+        receipts,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+    );
+    return receipts.recheck(result);
+  };
+  return { workspace, store, ran, evaluate };
+}
+
+const says = (word: string, id = "says") =>
+  check({ type: "command", isolation: "none", run: `grep -q ${word} hello.txt` }, id);
+
+async function states(store: ReceiptStore) {
+  return (await store.list()).receipts.map((receipt) => [receipt.check, receipt.state, receipt.termination]);
+}
+
+describe("receipts", () => {
+  it("reuse: a second evaluation on unchanged files is answered by the receipt, and nothing runs", async () => {
+    const { ran, evaluate, store } = await setup();
+    const first = await evaluate([says("hello")]);
+    expect(first.status).toBe("pass");
+    const second = await evaluate([says("hello")]);
+    expect(second.status).toBe("pass");
+    expect(ran).toEqual(["grep -q hello hello.txt"]);
+    const receipt =
+      second.checks[0]?.evidence.kind === "command" ? second.checks[0].evidence.receipt : undefined;
+    expect(receipt).toMatchObject({ reused: true, state: "passed" });
+    expect(second.checks[0]?.evidence.summary).toContain("not run again");
+    expect(await states(store)).toEqual([["says", "passed", "exit"]]);
+  });
+
+  it("a failing run is reused as a failure too, and an edit that fixes it runs again", async () => {
+    const { ran, evaluate, workspace } = await setup({ "hello.txt": "bye\n" });
+    expect((await evaluate([says("hello")])).status).toBe("fail");
+    expect((await evaluate([says("hello")])).status).toBe("fail");
+    expect(ran).toHaveLength(1);
+    writeFileSync(join(workspace, "hello.txt"), "hello\n");
+    expect((await evaluate([says("hello")])).status).toBe("pass");
+    expect(ran).toHaveLength(2);
+  });
+
+  it("a command that prints a success word but fails leaves a failed receipt", async () => {
+    const { evaluate, store } = await setup();
+    const printsPass = check(
+      { type: "command", isolation: "none", run: "echo 'PASS: all tests passed'; exit 1" },
+      "liar",
+    );
+    expect((await evaluate([printsPass])).status).toBe("fail");
+    expect(await states(store)).toEqual([["liar", "failed", "exit"]]);
+  });
+
+  it("a model's claim with no command leaves no receipt: nothing is verified", async () => {
+    const { store, workspace } = await setup();
+    const found = await reassess(store, workspace);
+    expect(found.assessments).toEqual([]);
+  });
+
+  it("edits after a check make its receipt stale: reassessment says so, and the check runs again", async () => {
+    const { ran, evaluate, store, workspace } = await setup();
+    await evaluate([says("hello")]);
+    writeFileSync(join(workspace, "notes.md"), "an unrelated edit still changes the snapshot\n");
+    const found = await reassess(store, workspace);
+    expect(found.assessments.map((a) => [a.receipt.state, a.freshness])).toEqual([["passed", "stale"]]);
+    await evaluate([says("hello")]);
+    expect(ran).toHaveLength(2);
+    const after = await reassess(store, workspace);
+    expect(after.assessments.map((a) => [a.freshness, a.superseded])).toEqual([["fresh", 1]]);
+  });
+
+  it("a pass whose files change before the quest is published is stale, not complete", async () => {
+    const { evaluate, workspace } = await setup();
+    let calls = 0;
+    const { fingerprint } = await import("../../src/receipts/fingerprint.ts");
+    // The second fingerprint (the recheck) is taken after the learner's editor saved a file.
+    const takeFingerprint = async (dir: string) => {
+      calls++;
+      if (calls === 2) writeFileSync(join(workspace, "hello.txt"), "goodbye\n");
+      return fingerprint(dir);
+    };
+    const result = await evaluate([says("hello")], { takeFingerprint });
+    expect(result.status).toBe("pending");
+    expect(result.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "stale" } });
+  });
+
+  it("a different passing command never erases a failed check", async () => {
+    const { evaluate, store, workspace } = await setup();
+    await evaluate([says("goodbye", "strict")]);
+    await evaluate([check({ type: "command", isolation: "none", run: "true" }, "strict")]);
+    const found = await reassess(store, workspace);
+    expect(found.assessments.map((a) => [a.receipt.command, a.receipt.state]).sort()).toEqual([
+      ["grep -q goodbye hello.txt", "failed"],
+      ["true", "passed"],
+    ]);
+  });
+
+  it("a cancelled run is recorded as cancelled and never reused", async () => {
+    const { ran, evaluate, store } = await setup();
+    const slow = check({ type: "command", isolation: "none", run: "sleep 30" }, "slow");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const result = await evaluate([slow], { signal: controller.signal });
+    expect(result.status).toBe("pending");
+    expect(await states(store)).toEqual([["slow", "cancelled", "stopped"]]);
+    await evaluate([check({ type: "command", isolation: "none", run: "sleep 30", timeout_ms: 200 }, "slow")]);
+    expect(ran).toHaveLength(2);
+  });
+
+  it("a timeout is a termination reason: the receipt failed, the check pending, never reused", async () => {
+    const { ran, evaluate, store } = await setup();
+    const slow = check({ type: "command", isolation: "none", run: "sleep 30", timeout_ms: 200 }, "slow");
+    expect((await evaluate([slow])).status).toBe("pending");
+    expect((await evaluate([slow])).status).toBe("pending");
+    expect(ran).toHaveLength(2);
+    expect(await states(store)).toEqual([
+      ["slow", "failed", "timeout"],
+      ["slow", "failed", "timeout"],
+    ]);
+  });
+
+  it("no fingerprint (a workspace over a limit): the run is skipped, its pass never green", async () => {
+    const { evaluate, store } = await setup();
+    const overLimit = async (): Promise<FingerprintOutcome> => ({ ok: false, reason: "over 100000 entries" });
+    const result = await evaluate([says("hello")], { takeFingerprint: overLimit });
+    expect(result.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "no_fingerprint" } });
+    const [receipt] = (await store.list()).receipts;
+    expect(receipt).toMatchObject({
+      state: "skipped",
+      fingerprint: null,
+      note: "no fingerprint: over 100000 entries",
+    });
+  });
+
+  it("uncommitted content counts, and an ignored file does not", async () => {
+    const { ran, evaluate, workspace } = await setup({ "hello.txt": "hello\n", ".gitignore": "*.log\n" });
+    commitAll(workspace);
+    await evaluate([says("hello")]);
+    writeFileSync(join(workspace, "debug.log"), "ignored: the snapshot is the same\n");
+    await evaluate([says("hello")]);
+    expect(ran).toHaveLength(1);
+    writeFileSync(join(workspace, "hello.txt"), "hello again, uncommitted\n");
+    await evaluate([says("hello")]);
+    expect(ran).toHaveLength(2);
+  });
+
+  it("a rename changes the snapshot", async () => {
+    const { ran, evaluate, workspace } = await setup({ "hello.txt": "hello\n", "a.txt": "a\n" });
+    await evaluate([says("hello")]);
+    renameSync(join(workspace, "a.txt"), join(workspace, "b.txt"));
+    await evaluate([says("hello")]);
+    expect(ran).toHaveLength(2);
+  });
+
+  it("command text is redacted when persisted, and identity is taken before redaction", async () => {
+    const { evaluate, store } = await setup();
+    await evaluate([check({ type: "command", isolation: "none", run: "TOKEN=s3cr3t-one true" }, "one")]);
+    await evaluate([check({ type: "command", isolation: "none", run: "TOKEN=s3cr3t-two true" }, "two")]);
+    const { receipts } = await store.list();
+    expect(receipts.map((r) => r.command)).toEqual(["TOKEN=*** true", "TOKEN=*** true"]);
+    expect(new Set(receipts.map((r) => r.checkIdentity)).size).toBe(2);
+    expect(JSON.stringify(receipts)).not.toContain("s3cr3t");
+  });
+});
