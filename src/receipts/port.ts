@@ -6,7 +6,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { relative } from "node:path";
-import type { CommandCheck } from "../core/checks.ts";
 import type { CheckResult, QuestResult, ReceiptEvidence } from "../core/results.ts";
 import { aggregate } from "../verifier/evaluate.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
