@@ -1,14 +1,8 @@
-/**
- * The receipt store: one JSON file per receipt, `<dir>/<id>.json`, in the workspace's folder of
- * the data dir. Writes are atomic (a crash leaves the old file or the new one, never half of
- * one); reading skips, with a warning, anything it cannot trust, so a legacy or corrupt record
- * can never count as verification.
- */
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { writeAtomically } from "../core/atomic-file.ts";
 import { processAlive } from "../probes/process-group.ts";
 import { normalizeRelativePath } from "./identity.ts";
 import { RECEIPT_SCHEMA, type Receipt, ReceiptSchema } from "./schema.ts";
@@ -92,27 +86,6 @@ export function newestByIdentity(receipts: readonly Receipt[]): Map<string, Rece
 /** An id becomes a file name, so it must not be able to leave the folder or look like a temp file. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/**
- * Writes through a temp file in the same folder: the content is flushed to disk before the
- * rename, so after a crash the name holds the old complete file or the new complete one.
- */
-async function writeDurably(path: string, content: string): Promise<void> {
-  const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    const file = await open(temporary, "wx", 0o644);
-    try {
-      await file.writeFile(content, "utf8");
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-}
-
 /** Flushes the folder so the rename itself survives a power cut; not every system allows it. */
 async function syncFolder(dir: string): Promise<void> {
   try {
@@ -166,7 +139,7 @@ export async function openReceiptStore(
     if (!SAFE_ID.test(valid.id) || valid.id.endsWith(".tmp")) {
       throw new Error(`receipt id ${JSON.stringify(valid.id)} cannot be a file name`);
     }
-    await writeDurably(join(dir, `${valid.id}.json`), `${JSON.stringify(valid, null, 2)}\n`);
+    await writeAtomically(join(dir, `${valid.id}.json`), `${JSON.stringify(valid, null, 2)}\n`);
     await syncFolder(dir);
   }
 
