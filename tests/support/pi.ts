@@ -1,0 +1,48 @@
+/** The real `pi` binary, offline, with the scripted model of fixtures/pi/scripted-model.ts. */
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { REPO } from "./cli.ts";
+import { makeWorkspace } from "./workspace.ts";
+
+export const PI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+export const SCRIPTED_MODEL = join(REPO, "fixtures/pi/scripted-model.ts");
+
+export type ScriptedTurn = {
+  text?: string;
+  tools?: Array<{ name: string; arguments: Record<string, string> }>;
+};
+
+/**
+ * Runs one prompt in the real pi (print mode) in `workspace`, the model's turns scripted, with
+ * a throwaway agent dir and home. Returns the session file Pi wrote.
+ */
+export async function runPi(workspace: string, prompt: string, script: ScriptedTurn[]): Promise<string> {
+  const agentDir = makeWorkspace();
+  const scriptFile = join(agentDir, "script.json");
+  writeFileSync(scriptFile, JSON.stringify(script));
+  const identity = { GIT_AUTHOR_NAME: "Learner", GIT_AUTHOR_EMAIL: "learner@example.com" };
+  const run = await execa(
+    process.execPath,
+    [PI, "--offline", "-e", SCRIPTED_MODEL, "--provider", "scripted", "--model", "scripted-1", "-p", prompt],
+    {
+      cwd: workspace,
+      env: {
+        PI_CODING_AGENT_DIR: agentDir,
+        PI_QUESTS_SCRIPT: scriptFile,
+        HOME: agentDir,
+        ...identity,
+        GIT_COMMITTER_NAME: identity.GIT_AUTHOR_NAME,
+        GIT_COMMITTER_EMAIL: identity.GIT_AUTHOR_EMAIL,
+      },
+      reject: false,
+      stdin: "ignore",
+      timeout: 60_000,
+    },
+  );
+  if (run.exitCode !== 0) throw new Error(`pi exited with ${run.exitCode}: ${run.stderr}`);
+  const sessions = join(agentDir, "sessions");
+  const [folder = ""] = readdirSync(sessions);
+  const [file = ""] = readdirSync(join(sessions, folder));
+  return join(sessions, folder, file);
+}
