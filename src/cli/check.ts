@@ -1,23 +1,18 @@
 /** `pi-quests check`: one quest evaluated against a workspace, with the real probes. */
-import { readFile, realpath, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import type { VerifierEvent } from "../core/events.ts";
 import { loadQuests } from "../core/loader.ts";
-import { VERSION } from "../core/version.ts";
-import { workspaceHome } from "../core/workspace-key.ts";
-import { createNodeProbes } from "../probes/index.ts";
-import { createReceiptPort } from "../receipts/port.ts";
-import { currentHost, openReceiptStore } from "../receipts/store.ts";
-import { createTaskVerifier } from "../task-verifier/index.ts";
-import { evaluateQuest } from "../verifier/evaluate.ts";
+import { formatQuestResult } from "../core/report.ts";
+import { createGitProbe } from "../probes/git.ts";
+import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
 import { isInside } from "../verifier/paths.ts";
 import { readEventsFile } from "./events-file.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
-import { formatQuestResult } from "./output.ts";
 import { parseSessionFile } from "./session-file.ts";
 
 export const CHECK_USAGE = `Usage: pi-quests check QUEST.yaml|PACK_DIR [options]
@@ -38,30 +33,6 @@ Options:
 
 Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events file, a flag).
 `;
-
-/** The workspace's receipt store, with interrupted runs found and recorded first. */
-async function openReceipts(dataDir: string, workspace: string, baseline: string | undefined) {
-  const realWorkspace = await realpath(workspace);
-  const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"));
-  await store.recoverInterrupted();
-  return createReceiptPort({
-    store,
-    workspace: realWorkspace,
-    ...(baseline ? { baseline } : {}),
-    host: currentHost(),
-    tool: `pi-quests@${VERSION}`,
-  });
-}
-
-/**
- * The npm a check runs with: PI_QUESTS_NPM_CLI, else the npm that started us (npm sets
- * npm_execpath), else the one beside Node (the verifier looks there). Never a PATH search.
- */
-function npmEntryPoint(env: NodeJS.ProcessEnv): { npmCliPath?: string } {
-  const given =
-    env.PI_QUESTS_NPM_CLI ?? (env.npm_execpath?.endsWith("npm-cli.js") ? env.npm_execpath : undefined);
-  return given ? { npmCliPath: given } : {};
-}
 
 export async function check(args: string[], io: CliIo): Promise<number> {
   const parsed = tryParse(
@@ -171,49 +142,26 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     sessionId = session.sessionId;
   }
 
-  const probes = createNodeProbes({ confirmed: (id) => confirmed.has(id), env: io.env, home: homedir() });
-
   // The baseline is pinned once, to a full object id. A workspace outside git has none:
   // its git checks are pending, unless a baseline was asked for, which is then an error.
   let baseline: string | undefined;
-  const pinned = await probes.git.resolveRevision(workspace, values.baseline ?? "HEAD");
+  const pinned = await createGitProbe().resolveRevision(workspace, values.baseline ?? "HEAD");
   if (pinned.ok) baseline = pinned.value;
   else if (values.baseline !== undefined) return invalid(`--baseline ${values.baseline}: ${pinned.message}`);
 
-  // Command checks run in the isolated task verifier, pinned to the same baseline.
-  const commandChecks = quest.checks.flatMap((c) =>
-    c.type === "command" && c.isolation === "worktree" ? [c] : [],
-  );
-  if (commandChecks.length > 0) {
-    const made = await createTaskVerifier({
-      workspace,
-      dataDir,
-      ...(baseline ? { baseline } : {}),
-      ...npmEntryPoint(io.env),
-      checks: commandChecks.map((check) => ({ questId: quest.id, check })),
-      env: io.env,
-    });
-    probes.runIsolated = made.ok
-      ? made.verifier.run
-      : async () => ({ ok: false, kind: "unavailable", message: made.message, report: "", truncated: false });
-  }
-
-  // Every command check run leaves a receipt; a fresh one answers the check without a run.
-  const receipts = quest.checks.some((c) => c.type === "command")
-    ? await openReceipts(dataDir, workspace, baseline)
-    : undefined;
-
-  const evaluated = await evaluateQuest(quest, {
-    probes,
-    events,
-    ...(sessionId ? { sessionId } : {}),
-    paths: { workspace, agentDir, home: homedir() },
+  // Command checks run in the isolated task verifier, pinned to the same baseline; every run
+  // leaves a receipt, and a fresh one answers the check without a run.
+  const evaluate = await createQuestEvaluator({
+    quest,
+    workspace,
     ...(baseline ? { baseline } : {}),
-    questId: quest.id,
-    ...(receipts ? { receipts } : {}),
+    dataDir,
+    agentDir,
+    home: homedir(),
+    env: io.env,
+    confirmed: (id) => confirmed.has(id),
   });
-  // A pass is published only after its receipts are checked against the files as they are now.
-  const result = receipts ? await receipts.recheck(evaluated) : evaluated;
+  const result = await evaluate({ events, ...(sessionId ? { sessionId } : {}) });
   io.stdout(values.json ? `${JSON.stringify(result)}\n` : formatQuestResult(result, quest.title));
   return exitCodeFor(result.status);
 }

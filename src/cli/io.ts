@@ -1,7 +1,9 @@
 /** What every command gets: where to write, where it runs, its environment; and shared helpers. */
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-import type { Writer } from "./output.ts";
+import { agentDirFrom } from "../core/paths.ts";
+
+/** A stream the CLI writes to (stdout or stderr; a buffer in tests). */
+export type Writer = (text: string) => void;
 
 export type CliIo = { stdout: Writer; stderr: Writer; cwd: string; env: NodeJS.ProcessEnv };
 
@@ -24,7 +26,5 @@ export function tryParse<T>(parseArguments: () => T, usage: string, io: CliIo): 
 
 /** Pi's agent dir: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
 export function agentDirOf(io: CliIo): string {
-  return io.env.PI_CODING_AGENT_DIR
-    ? resolve(io.cwd, io.env.PI_CODING_AGENT_DIR)
-    : join(homedir(), ".pi", "agent");
+  return agentDirFrom(io.env, io.cwd, homedir());
 }

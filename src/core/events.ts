@@ -9,6 +9,4 @@ export const VerifierEventSchema = z.strictObject({
 });
 export type VerifierEvent = z.infer<typeof VerifierEventSchema>;
 
-/** Lifecycle events the extension records; `after: quest-id` looks for `quest_completed`. */
-export const QUEST_COMPLETED_EVENT = "quest_completed";
-export const QUEST_ACTIVATED_EVENT = "quest_activated";
+export { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "./lifecycle-events.ts";

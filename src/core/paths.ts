@@ -1,3 +1,5 @@
+import { join, resolve } from "node:path";
+
 /** The templates a quest path may use; see docs/quest-format.md. */
 export const PATH_TEMPLATES = ["sandbox", "workspace", "agent_dir", "home"] as const;
 export type PathTemplate = (typeof PATH_TEMPLATES)[number];
@@ -8,4 +10,9 @@ const TEMPLATE_PATTERN = /\{([a-z_]+)\}/g;
 export function unknownTemplates(path: string): string[] {
   const names = [...path.matchAll(TEMPLATE_PATTERN)].map((match) => match[1] ?? "");
   return names.filter((name) => !(PATH_TEMPLATES as readonly string[]).includes(name));
+}
+
+/** Pi's agent dir: PI_CODING_AGENT_DIR (relative to `cwd`), else ~/.pi/agent. */
+export function agentDirFrom(env: Record<string, string | undefined>, cwd: string, home: string): string {
+  return env.PI_CODING_AGENT_DIR ? resolve(cwd, env.PI_CODING_AGENT_DIR) : join(home, ".pi", "agent");
 }

@@ -1,7 +1,5 @@
-import type { CheckResult, QuestResult } from "../core/results.ts";
-
-/** A stream the CLI writes to (stdout or stderr; a buffer in tests). */
-export type Writer = (text: string) => void;
+/** A quest result as text: the CLI's `check` output and the extension's `/quest status`. */
+import type { CheckResult, QuestResult } from "./results.ts";
 
 const MARK = { pass: "pass", fail: "FAIL", pending: "pending" } as const;
 const OUTPUT_TAIL_LINES = 20;

@@ -1,0 +1,412 @@
+/**
+ * The learner's quest session in one workspace: which quest is active, when it is evaluated,
+ * what the HUD shows, and what `/quest` does. No Pi import: Pi's side (events, UI) comes in
+ * through `record`, `command` and the `QuestUi` port; the engine through `createEvaluator`.
+ *
+ * Evaluation: turn ends are debounced (the caller never waits), `/quest check` and activation
+ * run at once, never two at a time (the scheduler). A result is published only if its quest is
+ * still the active one and the run was not cancelled; a pass completes the quest, records
+ * `quest_completed` and activates the next available quest.
+ */
+import type { VerifierEvent } from "../core/events.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../core/lifecycle-events.ts";
+import { PI_EVENTS, type PiEvent } from "../core/pi-events.ts";
+import type { Quest } from "../core/quest.ts";
+import { formatQuestResult } from "../core/report.ts";
+import type { QuestResult } from "../core/results.ts";
+import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
+import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.ts";
+import type { EventLog } from "./event-log.ts";
+import { LIFECYCLE_EVENTS } from "./event-log.ts";
+import { type HudState, hudCheck } from "./hud.ts";
+import { pinQuest, unpinQuest } from "./pinned-quest.ts";
+import type { ActiveQuest, Progress, ProgressStore } from "./progress.ts";
+import { emptyProgress } from "./progress.ts";
+import { parseQuestCommand, questHelp } from "./quest-command.ts";
+import type { SandboxOutcome } from "./sandbox.ts";
+
+export type NotifyLevel = "info" | "warning" | "error";
+
+/** What the controller needs from Pi's UI. Without a UI (print mode) the HUD calls do nothing. */
+export type QuestUi = {
+  readonly hasUI: boolean;
+  showHud(state: HudState): void;
+  notify(message: string, level: NotifyLevel): void;
+  /** Asks yes or no; undefined when there is no one to ask. */
+  confirm(title: string, message: string): Promise<boolean | undefined>;
+  /** Command output: a notification in Pi's UI, standard output without one. */
+  say(text: string): void;
+};
+
+export type QuestControllerDeps = {
+  pack: readonly Quest[];
+  progress: ProgressStore;
+  events: EventLog;
+  ui: QuestUi;
+  /** The evaluator of a pinned quest at its baseline. */
+  createEvaluator(
+    quest: Quest,
+    baseline: string | undefined,
+    confirmed: (checkId: string) => boolean | undefined,
+  ): Promise<QuestEvaluator>;
+  /** Sets up the workspace from a sandbox quest's template. */
+  prepareSandbox(quest: Quest & { sandboxDir: string }): Promise<SandboxOutcome>;
+  /** The workspace's HEAD commit (a full object id), if it is a git repository with one. */
+  headCommit(): Promise<string | undefined>;
+  sessionId(): string | undefined;
+  now?: () => Date;
+  debounceMs?: number;
+};
+
+export type QuestController = {
+  /** Records a Pi event; a turn or run end schedules an evaluation. Returns at once. */
+  record(event: PiEvent): void;
+  command(args: string): Promise<void>;
+  /** The quest ids and titles, for argument completion. */
+  quests(): ReadonlyArray<{ id: string; title: string }>;
+  /** Resolves when no evaluation is running or scheduled. */
+  idle(): Promise<void>;
+  /** Cancels a running evaluation (killing its processes) and waits for pending writes. */
+  dispose(): Promise<void>;
+};
+
+type Active = { record: ActiveQuest; quest: Quest; evaluator?: Promise<QuestEvaluator> };
+
+export async function startQuestController(deps: QuestControllerDeps): Promise<QuestController> {
+  const { pack, ui, events } = deps;
+  const now = deps.now ?? (() => new Date());
+  const loaded = await deps.progress.load();
+  let progress: Progress = loaded.progress;
+  if (loaded.kind === "recovered") {
+    ui.notify(
+      `pi-quests: your progress file could not be read (${loaded.problem}). It was kept as ${loaded.backup}; progress starts over.`,
+      "warning",
+    );
+  }
+  let active: Active | undefined;
+  let evaluating = false;
+  /** Why no quest is active although some remain (e.g. the next one needs an empty folder). */
+  let notice: string | undefined;
+  let disposed = false;
+
+  const save = () => deps.progress.save(progress);
+  const byId = (id: string) => pack.find((quest) => quest.id === id);
+  const isDone = (id: string) => progress.completed[id] !== undefined;
+  const missingRequirements = (quest: Quest) => quest.requires.filter((id) => !isDone(id));
+  const nextAvailable = () =>
+    pack.find((quest) => !isDone(quest.id) && missingRequirements(quest).length === 0);
+
+  const render = () => {
+    if (disposed) return;
+    ui.showHud(hudState());
+  };
+
+  const hudState = (): HudState => {
+    const total = pack.length;
+    if (!active) {
+      const done = pack.filter((quest) => isDone(quest.id)).length;
+      return { kind: "idle", done, total, ...(notice ? { notice } : {}) };
+    }
+    const result = progress.lastResult as QuestResult | undefined;
+    const results = new Map(result?.quest === active.quest.id ? result.checks.map((c) => [c.id, c]) : []);
+    return {
+      kind: "active",
+      title: active.quest.title,
+      position: pack.findIndex((quest) => quest.id === active?.quest.id) + 1 || total,
+      total,
+      checks: active.quest.checks.map((check) => hudCheck(check, results.get(check.id))),
+      evaluating,
+    };
+  };
+
+  /** What the active quest sees: its own events, and quest lifecycle events since the last reset. */
+  const visibleEvents = (record: ActiveQuest): VerifierEvent[] =>
+    events
+      .events()
+      .filter(
+        (event) =>
+          event.seq >= record.fromSeq || (LIFECYCLE_EVENTS.has(event.name) && event.seq >= progress.epochSeq),
+      );
+
+  const confirmedFor = (questId: string) => (checkId: string) =>
+    progress.confirmations[questId]?.[checkId]?.answer === true ? true : undefined;
+
+  const evaluate = async (signal: AbortSignal) => {
+    const current = active;
+    if (!current) return;
+    evaluating = true;
+    render();
+    try {
+      current.evaluator ??= deps.createEvaluator(
+        current.quest,
+        current.record.baseline,
+        confirmedFor(current.quest.id),
+      );
+      const evaluator = await current.evaluator;
+      const result = await evaluator({
+        events: visibleEvents(current.record),
+        ...(deps.sessionId() ? { sessionId: deps.sessionId() } : {}),
+        signal,
+      });
+      // A cancelled run, or one whose quest was replaced meanwhile, publishes nothing.
+      if (signal.aborted || active !== current || disposed) return;
+      progress.lastResult = result as unknown as Record<string, unknown>;
+      if (result.status === "pass") await complete(current);
+      else await save();
+    } finally {
+      evaluating = false;
+      // A quest activated during this run has drawn itself, and its own evaluation comes next.
+      if (active === current || active === undefined) render();
+    }
+  };
+
+  const makeScheduler = (): VerifierScheduler =>
+    createScheduler({
+      evaluate,
+      ...(deps.debounceMs !== undefined ? { debounceMs: deps.debounceMs } : {}),
+      // An infrastructure error is never a pass: the checks stay as they were.
+      onError: (error) =>
+        ui.notify(`pi-quests could not check the quest: ${(error as Error).message}`, "error"),
+    });
+  // Replaced on reset, which cancels the running evaluation.
+  let scheduler = makeScheduler();
+
+  const complete = async (done: Active) => {
+    progress.completed[done.quest.id] = {
+      at: now().toISOString(),
+      definitionHash: done.record.definitionHash,
+    };
+    events.record({ name: QUEST_COMPLETED_EVENT, payload: { quest: done.quest.id } }, deps.sessionId());
+    active = undefined;
+    progress.active = undefined;
+    ui.notify(`Quest complete: ${done.quest.title} ✓`, "info");
+    const next = nextAvailable();
+    const started = next ? await activate(next) : undefined;
+    if (started && !started.ok) ui.notify(started.message, "warning");
+    if (!next) await save();
+  };
+
+  /** Makes `quest` the active one: sandbox, baseline and definition pinned now. */
+  const activate = async (quest: Quest): Promise<{ ok: true } | { ok: false; message: string }> => {
+    if (quest.sandboxDir) {
+      const reuse = progress.sandbox?.template === quest.sandboxDir;
+      if (!reuse) {
+        const prepared = await deps.prepareSandbox({ ...quest, sandboxDir: quest.sandboxDir });
+        if (!prepared.ok) {
+          notice =
+            prepared.kind === "not_empty"
+              ? `next: "${quest.title}" needs an empty folder (/quest start ${quest.id})`
+              : `next: "${quest.title}" could not be set up (/quest start ${quest.id})`;
+          active = undefined;
+          progress.active = undefined;
+          await save();
+          render();
+          return { ok: false, message: prepared.message };
+        }
+        progress.sandbox = {
+          template: quest.sandboxDir,
+          baseline: prepared.baseline,
+          at: now().toISOString(),
+        };
+      }
+    }
+    const baseline = await deps.headCommit();
+    const pinned = pinQuest(quest);
+    const record: ActiveQuest = {
+      questId: quest.id,
+      ...pinned,
+      ...(baseline ? { baseline } : {}),
+      activatedAt: now().toISOString(),
+      fromSeq: events.nextSeq(),
+      hintsShown: 0,
+    };
+    events.record(
+      { name: QUEST_ACTIVATED_EVENT, payload: { quest: quest.id, baseline: baseline ?? null } },
+      deps.sessionId(),
+    );
+    active = { record, quest };
+    notice = undefined;
+    progress.active = record;
+    progress.lastResult = undefined;
+    await save();
+    render();
+    scheduler.questActivated();
+    return { ok: true };
+  };
+
+  // Back where the learner left off: the pinned quest, or the next available one.
+  if (progress.active) {
+    const restored = unpinQuest(progress.active);
+    if (restored.ok) active = { record: progress.active, quest: restored.quest };
+    else {
+      ui.notify(
+        `pi-quests: the active quest could not be restored (${restored.problem}); choose one with /quest list`,
+        "warning",
+      );
+      progress.active = undefined;
+      await save();
+    }
+  }
+  if (active) {
+    render();
+    scheduler.questActivated();
+  } else {
+    const next = nextAvailable();
+    const started = next ? await activate(next) : { ok: true as const };
+    if (!started.ok) ui.notify(started.message, "warning");
+    render();
+  }
+
+  const commands = {
+    list() {
+      const lines = pack.map((quest, index) => {
+        const state = isDone(quest.id)
+          ? "✓ done"
+          : active?.quest.id === quest.id
+            ? "▶ active"
+            : missingRequirements(quest).length > 0
+              ? `locked: needs ${missingRequirements(quest).join(", ")}`
+              : "○ available";
+        return `${index + 1}. ${quest.id}: ${quest.title} (${state})`;
+      });
+      ui.say(["Quests:", ...lines, "Start one with /quest start ID."].join("\n"));
+    },
+
+    async start(questId: string | undefined) {
+      const ids = pack.map((quest) => quest.id).join(", ");
+      if (!questId) return ui.say(`Which quest? /quest start ID, one of: ${ids}`);
+      const quest = byId(questId);
+      if (!quest) return ui.say(`No quest "${questId}". The quests are: ${ids}`);
+      const missing = missingRequirements(quest);
+      if (missing.length > 0) {
+        return ui.say(`"${quest.title}" needs ${missing.join(", ")} first (/quest start ${missing[0]}).`);
+      }
+      if (active?.quest.id === quest.id) {
+        ui.say(`"${quest.title}" is already the active quest; checking it now.`);
+        scheduler.manualCheck();
+        return scheduler.idle();
+      }
+      const started = await activate(quest);
+      if (!started.ok) return ui.say(started.message);
+      ui.say(`Quest started: ${quest.title}\n\n${quest.goal.trim()}`);
+      return scheduler.idle();
+    },
+
+    async check() {
+      if (!active) return ui.say(noActiveQuest());
+      const { quest } = active;
+      for (const check of quest.checks) {
+        if (check.type !== "confirm" || progress.confirmations[quest.id]?.[check.id]?.answer === true)
+          continue;
+        const answer = await ui.confirm(quest.title, check.prompt);
+        if (answer === undefined) continue;
+        progress.confirmations[quest.id] = {
+          ...progress.confirmations[quest.id],
+          [check.id]: { answer, at: now().toISOString() },
+        };
+        await save();
+      }
+      scheduler.manualCheck();
+      await scheduler.idle();
+      const result = progress.lastResult as QuestResult | undefined;
+      if (active?.quest.id === quest.id && result?.quest === quest.id) {
+        const { passed, failed, pending } = result.counts;
+        ui.say(`${quest.title}: ${passed} passed, ${failed} failed, ${pending} pending.`);
+      }
+    },
+
+    async hint() {
+      if (!active) return ui.say(noActiveQuest());
+      const { quest, record } = active;
+      if (quest.hints.length === 0)
+        return ui.say(`"${quest.title}" has no hints. Its goal:\n${quest.goal.trim()}`);
+      const index = Math.min(record.hintsShown, quest.hints.length - 1);
+      const last = index === quest.hints.length - 1 ? " (the last one)" : "";
+      ui.say(`Hint ${index + 1}/${quest.hints.length}${last}: ${quest.hints[index]}`);
+      record.hintsShown = Math.min(record.hintsShown + 1, quest.hints.length);
+      await save();
+    },
+
+    status() {
+      if (!active) return ui.say(noActiveQuest());
+      const { quest } = active;
+      const result = progress.lastResult as QuestResult | undefined;
+      const report =
+        result?.quest === quest.id
+          ? formatQuestResult(result, quest.title)
+          : `${quest.title}: not checked yet\n`;
+      ui.say(`${report}\nGoal: ${quest.goal.trim()}`);
+    },
+
+    async reset() {
+      const ok = await ui.confirm(
+        "Reset quest progress?",
+        "Every quest in this folder starts over. Your files are kept.",
+      );
+      if (ok !== true) {
+        return ui.say(ok === undefined ? "Reset needs Pi's interactive UI to confirm." : "Reset cancelled.");
+      }
+      await scheduler.dispose();
+      scheduler = makeScheduler();
+      progress = {
+        ...emptyProgress(),
+        epochSeq: events.nextSeq(),
+        ...(progress.sandbox ? { sandbox: progress.sandbox } : {}),
+      };
+      active = undefined;
+      notice = undefined;
+      ui.say("Quest progress reset.");
+      const next = nextAvailable();
+      const started = next ? await activate(next) : { ok: true as const };
+      if (!started.ok) ui.say(started.message);
+      await save();
+      render();
+      await scheduler.idle();
+    },
+  };
+
+  const noActiveQuest = () =>
+    notice ? `No active quest: ${notice}.` : "No active quest. See /quest list, then /quest start ID.";
+
+  return {
+    record(event) {
+      events.record(event, deps.sessionId());
+      if (event.name === PI_EVENTS.turnEnd || event.name === PI_EVENTS.agentEnd) scheduler.turnEnd();
+    },
+    async command(args) {
+      const parsed = parseQuestCommand(args);
+      switch (parsed.kind) {
+        case "help":
+          return ui.say(questHelp());
+        case "unknown":
+          return ui.say(`Unknown /quest command "${parsed.word}".\n${questHelp()}`);
+        case "list":
+          return commands.list();
+        case "start":
+          return commands.start(parsed.questId);
+        case "check":
+          return commands.check();
+        case "hint":
+          return commands.hint();
+        case "status":
+          return commands.status();
+        case "reset":
+          return commands.reset();
+        default:
+          return unreachable(parsed);
+      }
+    },
+    quests: () => pack.map(({ id, title }) => ({ id, title })),
+    idle: () => scheduler.idle(),
+    async dispose() {
+      disposed = true;
+      await scheduler.dispose();
+      await events.flush();
+      await save();
+    },
+  };
+}
+
+function unreachable(value: never): never {
+  throw new Error(`unexpected /quest command ${JSON.stringify(value)}`);
+}

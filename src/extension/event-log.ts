@@ -1,0 +1,136 @@
+/**
+ * The recorded events of one workspace, as `pi-quests check --events` reads them: one
+ * `{name, sessionId, seq, payload}` JSON object a line. Recording is synchronous in memory (a
+ * handler returns at once) and the file is appended in the background, one line a write, in
+ * order. The log is bounded: past `maxEvents` the oldest ordinary events are dropped (the file
+ * rewritten atomically); quest lifecycle events are kept, since `after: quest-id` needs them.
+ * Long strings in payloads are cut, so a large file written by a tool does not bloat the log.
+ */
+import { appendFile, mkdir, open } from "node:fs/promises";
+import { dirname } from "node:path";
+import { writeAtomically } from "../core/atomic-file.ts";
+import type { VerifierEvent } from "../core/events.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../core/lifecycle-events.ts";
+import type { PiEvent } from "../core/pi-events.ts";
+
+export const DEFAULT_MAX_EVENTS = 5000;
+export const MAX_STRING_CHARS = 2000;
+const MAX_DEPTH = 6;
+
+export const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT]);
+
+export type EventLog = {
+  readonly file: string;
+  /** Every kept event, in seq order. */
+  events(): readonly VerifierEvent[];
+  /** The seq the next event gets. */
+  nextSeq(): number;
+  /** Records an event now; the file catches up in the background (see `flush`). */
+  record(event: PiEvent, sessionId?: string): VerifierEvent;
+  /** Resolves when everything recorded so far is in the file. */
+  flush(): Promise<void>;
+};
+
+export type EventLogOptions = {
+  /** Past this many events the oldest ordinary ones are dropped; Infinity keeps all. */
+  maxEvents?: number;
+  onWriteError?: (error: unknown) => void;
+};
+
+/**
+ * A log that appends to `file`, holding `events` (already in the file) and numbering new events
+ * from `nextSeq`. No schema library: print mode records through this alone, and must load fast.
+ */
+export function createEventLog(
+  file: string,
+  events: VerifierEvent[],
+  firstSeq: number,
+  options: EventLogOptions = {},
+): EventLog {
+  const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
+  let nextSeq = firstSeq;
+  let writes: Promise<void> = mkdir(dirname(file), { recursive: true }).then(() => {});
+  const enqueue = (write: () => Promise<void>) => {
+    writes = writes.then(write).catch((error) => options.onWriteError?.(error));
+  };
+  return {
+    file,
+    events: () => events,
+    nextSeq: () => nextSeq,
+    record(event, sessionId) {
+      const recorded: VerifierEvent = {
+        name: event.name,
+        ...(sessionId ? { sessionId } : {}),
+        seq: nextSeq++,
+        payload: bound(event.payload, 0) as Record<string, unknown>,
+      };
+      events.push(recorded);
+      if (events.length > maxEvents) {
+        compact(events, maxEvents);
+        const snapshot = events.map((kept) => `${JSON.stringify(kept)}\n`).join("");
+        enqueue(() => writeAtomically(file, snapshot));
+      } else {
+        const line = `${JSON.stringify(recorded)}\n`;
+        enqueue(() => appendFile(file, line));
+      }
+      return recorded;
+    },
+    flush: () => writes,
+  };
+}
+
+/** The seq after the last one in `file` (0 for no file), read from its last line alone. */
+export async function nextSeqOf(file: string): Promise<number> {
+  let text: string;
+  try {
+    const handle = await open(file, "r");
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, 64 * 1024);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      text = buffer.toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
+    throw error;
+  }
+  for (const line of text.split("\n").reverse()) {
+    try {
+      const seq = (JSON.parse(line) as { seq?: unknown }).seq;
+      if (Number.isInteger(seq) && (seq as number) >= 0) return (seq as number) + 1;
+    } catch {
+      // a partial last line: look at the one before
+    }
+  }
+  return 0;
+}
+
+/** Drops the oldest ordinary events until a quarter of the room is free again. */
+function compact(events: VerifierEvent[], maxEvents: number): void {
+  const target = Math.floor(maxEvents * 0.75);
+  let excess = events.length - target;
+  const kept = events.filter((event) => {
+    if (excess > 0 && !LIFECYCLE_EVENTS.has(event.name)) {
+      excess--;
+      return false;
+    }
+    return true;
+  });
+  events.splice(0, events.length, ...kept);
+}
+
+/** A copy of a payload value with long strings cut and deep nesting summarized. */
+function bound(value: unknown, depth: number): unknown {
+  if (typeof value === "string") {
+    return value.length > MAX_STRING_CHARS
+      ? `${value.slice(0, MAX_STRING_CHARS)}…[${value.length - MAX_STRING_CHARS} more chars]`
+      : value;
+  }
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_DEPTH) return "[nested too deep]";
+  if (Array.isArray(value)) return value.map((item) => bound(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, bound(item, depth + 1)]));
+}

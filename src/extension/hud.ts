@@ -1,0 +1,91 @@
+/**
+ * What the HUD shows, as data: the lines of the widget above the editor, each with a tone the TUI
+ * colors from the theme (RPC gets the same lines as plain text), and the footer status. Pure.
+ */
+import type { CheckResult, CheckStatus } from "../core/results.ts";
+
+export type HudTone = "title" | "pass" | "fail" | "pending" | "unchecked" | "muted" | "notice";
+export type HudLine = { tone: HudTone; text: string };
+
+export type HudCheck = { describe: string; status: CheckStatus | "unchecked"; reason?: string };
+
+export type HudState =
+  | {
+      kind: "active";
+      title: string;
+      /** 1-based position of the quest in the pack, and the pack's size. */
+      position: number;
+      total: number;
+      checks: HudCheck[];
+      evaluating: boolean;
+    }
+  /** No quest active: everything done, or the next one waits on something (`notice`). */
+  | { kind: "idle"; done: number; total: number; notice?: string }
+  /** The pack could not be loaded, or progress could not be read. */
+  | { kind: "broken"; notice: string };
+
+export const MARK: Record<HudCheck["status"], string> = {
+  pass: "✓",
+  fail: "✗",
+  pending: "…",
+  unchecked: "○",
+};
+const REASON_CHARS = 72;
+
+export function hudLines(state: HudState): HudLine[] {
+  switch (state.kind) {
+    case "active": {
+      const checking = state.evaluating ? " · checking…" : "";
+      return [
+        { tone: "title", text: `Quest ${state.position}/${state.total}: ${state.title}${checking}` },
+        ...state.checks.map(checkLine),
+        { tone: "muted", text: "  /quest hint · /quest status · /quest list" },
+      ];
+    }
+    case "idle": {
+      if (state.notice)
+        return [{ tone: "notice", text: `Quests ${state.done}/${state.total} · ${state.notice}` }];
+      return [{ tone: "pass", text: `Quests ${state.done}/${state.total} done. Well played!` }];
+    }
+    case "broken":
+      return [{ tone: "fail", text: `pi-quests: ${state.notice}` }];
+    default:
+      return unreachable(state);
+  }
+}
+
+export function hudStatus(state: HudState): string {
+  switch (state.kind) {
+    case "active":
+      return `quest ${state.position}/${state.total}${state.evaluating ? " · checking…" : ""}`;
+    case "idle":
+      return `quests ${state.done}/${state.total}${state.done === state.total ? " ✓" : ""}`;
+    case "broken":
+      return "quests: error";
+    default:
+      return unreachable(state);
+  }
+}
+
+function checkLine(check: HudCheck): HudLine {
+  const reason = check.reason && check.status !== "pass" ? `: ${shorten(check.reason)}` : "";
+  return { tone: check.status, text: `  ${MARK[check.status]} ${check.describe}${reason}` };
+}
+
+/** A check's HUD line from its result; before any result, just its description. */
+export function hudCheck(check: { id: string; describe?: string }, result?: CheckResult): HudCheck {
+  const describe = check.describe ?? check.id;
+  if (!result) return { describe, status: "unchecked" };
+  const reason =
+    result.status === "pending" ? `pending, ${result.evidence.summary}` : result.evidence.summary;
+  return { describe, status: result.status, reason };
+}
+
+function shorten(text: string): string {
+  const [firstLine = ""] = text.split("\n");
+  return firstLine.length > REASON_CHARS ? `${firstLine.slice(0, REASON_CHARS - 1)}…` : firstLine;
+}
+
+function unreachable(value: never): never {
+  throw new Error(`unexpected HUD state ${JSON.stringify(value)}`);
+}

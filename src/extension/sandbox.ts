@@ -1,0 +1,83 @@
+/**
+ * A quest's sandbox: its template folder copied into the learner's empty folder, made a git
+ * repository, and the copy committed as the baseline. A folder that is not empty is never
+ * touched: the learner is told how to get an empty one.
+ */
+import { cp, readdir } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { execa } from "execa";
+
+export type SandboxOutcome =
+  | { ok: true; baseline: string }
+  | { ok: false; kind: "not_empty" | "failed"; message: string };
+
+const IDENTITY = { name: "pi-quests", email: "pi-quests@localhost" };
+
+export async function prepareSandbox(options: {
+  template: string;
+  workspace: string;
+  questId: string;
+  env?: Record<string, string | undefined>;
+}): Promise<SandboxOutcome> {
+  const { template, workspace, questId } = options;
+  const entries = await readdir(workspace);
+  if (entries.length > 0) {
+    const shown = entries.slice(0, 3).join(", ") + (entries.length > 3 ? ", …" : "");
+    return {
+      ok: false,
+      kind: "not_empty",
+      message:
+        `"${questId}" sets up a practice folder, and this folder is not empty (${shown}), so nothing was ` +
+        "copied or changed. Start Pi in an empty folder, for example: " +
+        `mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi, then /quest start ${questId}`,
+    };
+  }
+  const git = (args: string[]) =>
+    execa("git", args, {
+      cwd: workspace,
+      env: { ...options.env, GIT_TERMINAL_PROMPT: "0" },
+      extendEnv: options.env === undefined,
+      stdin: "ignore",
+    });
+  try {
+    for (const entry of await readdir(template)) {
+      await cp(join(template, entry), join(workspace, entry), {
+        recursive: true,
+        errorOnExist: true,
+        force: false,
+      });
+    }
+    await git(["init", "--quiet"]);
+    // The learner's commits need an author; a machine without one gets a local placeholder.
+    const email = await git(["config", "user.email"]).then(
+      (run) => run.stdout.trim(),
+      () => "",
+    );
+    if (email === "") {
+      await git(["config", "user.name", "Pi Quests learner"]);
+      await git(["config", "user.email", "learner@pi-quests.localhost"]);
+    }
+    await git(["add", "--all"]);
+    await git([
+      "-c",
+      `user.name=${IDENTITY.name}`,
+      "-c",
+      `user.email=${IDENTITY.email}`,
+      "-c",
+      "commit.gpgsign=false",
+      "commit",
+      "--quiet",
+      "--no-verify",
+      "-m",
+      `Quest sandbox: ${basename(template)}`,
+    ]);
+    const head = await git(["rev-parse", "--verify", "HEAD^{commit}"]);
+    return { ok: true, baseline: head.stdout.trim() };
+  } catch (error) {
+    return {
+      ok: false,
+      kind: "failed",
+      message: `could not set up the practice folder for "${questId}": ${(error as Error).message.split("\n")[0]}`,
+    };
+  }
+}

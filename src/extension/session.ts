@@ -1,0 +1,94 @@
+/**
+ * Opens the quest session for the folder Pi runs in: the quest pack, the workspace's data
+ * folder (`{agent_dir}/quests/workspaces/<key>/`: progress.json, events.jsonl, and the task
+ * verifier's and receipts' files), and the real adapters behind the controller. No Pi import.
+ */
+import { realpath } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { formatDiagnostic } from "../core/diagnostics.ts";
+import { loadQuestPack } from "../core/loader.ts";
+import { agentDirFrom } from "../core/paths.ts";
+import { workspaceHome } from "../core/workspace-key.ts";
+import { createGitProbe } from "../probes/git.ts";
+import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
+import { createEventLog } from "./event-log.ts";
+import { readEventLog } from "./event-log-reader.ts";
+import { openProgressStore } from "./progress.ts";
+import { prepareSandbox } from "./sandbox.ts";
+
+/** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
+export const BUILT_IN_PACK = resolve(import.meta.dirname, "../../quests");
+
+export type QuestSessionOptions = {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  ui: QuestUi;
+  sessionId(): string | undefined;
+  debounceMs?: number;
+};
+
+export type QuestSessionOpened =
+  | { ok: true; controller: QuestController; dataFolder: string }
+  | { ok: false; message: string };
+
+export async function openQuestSession(options: QuestSessionOptions): Promise<QuestSessionOpened> {
+  const { env, ui } = options;
+  const packDir = env.PI_QUESTS_PACK ? resolve(options.cwd, env.PI_QUESTS_PACK) : BUILT_IN_PACK;
+  const pack = await loadQuestPack(packDir);
+  if (!pack.ok) {
+    const problems = pack.diagnostics.slice(0, 5).map(formatDiagnostic).join("\n");
+    return { ok: false, message: `the quest pack ${packDir} has errors:\n${problems}` };
+  }
+  if (pack.value.length === 0) return { ok: false, message: `the quest pack ${packDir} has no quests` };
+
+  const home = homedir();
+  const agentDir = agentDirFrom(env, options.cwd, home);
+  const dataDir = join(agentDir, "quests");
+  const workspace = await realpath(options.cwd);
+  const dataFolder = workspaceHome(dataDir, workspace);
+  const eventsFile = join(dataFolder, "events.jsonl");
+  const recorded = await readEventLog(eventsFile);
+  if (recorded.skippedLines > 0) {
+    ui.notify(
+      `pi-quests: ${recorded.skippedLines} unreadable line(s) in ${eventsFile} were skipped`,
+      "warning",
+    );
+  }
+  const firstSeq = recorded.events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
+  const events = createEventLog(eventsFile, recorded.events, firstSeq, {
+    onWriteError: (error) =>
+      ui.notify(`pi-quests could not record an event: ${(error as Error).message}`, "warning"),
+  });
+  const git = createGitProbe();
+  const controller = await startQuestController({
+    pack: pack.value,
+    progress: openProgressStore(join(dataFolder, "progress.json")),
+    events,
+    ui,
+    sessionId: options.sessionId,
+    ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+    async createEvaluator(quest, baseline, confirmed) {
+      // The engine and its adapters load on the first evaluation, not at Pi's start.
+      const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");
+      return createQuestEvaluator({
+        quest,
+        workspace,
+        ...(quest.sandboxDir ? { sandbox: workspace } : {}),
+        ...(baseline ? { baseline } : {}),
+        dataDir,
+        agentDir,
+        home,
+        env,
+        confirmed,
+      });
+    },
+    prepareSandbox: (quest) =>
+      prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env }),
+    async headCommit() {
+      const head = await git.resolveRevision(workspace, "HEAD");
+      return head.ok ? head.value : undefined;
+    },
+  });
+  return { ok: true, controller, dataFolder };
+}

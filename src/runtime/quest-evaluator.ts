@@ -1,0 +1,122 @@
+/**
+ * One quest, evaluated with the real adapters: the Node probes, the isolated task verifier for
+ * command checks (pinned to the quest's baseline and definition) and receipts. The CLI's `check`
+ * and the Pi extension both evaluate through here, so a quest means the same in both.
+ */
+import { realpath } from "node:fs/promises";
+import { join } from "node:path";
+import type { VerifierEvent } from "../core/events.ts";
+import type { Quest } from "../core/quest.ts";
+import type { QuestResult } from "../core/results.ts";
+import { VERSION } from "../core/version.ts";
+import { workspaceHome } from "../core/workspace-key.ts";
+import { createNodeProbes } from "../probes/index.ts";
+import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.ts";
+import { currentHost, openReceiptStore } from "../receipts/store.ts";
+import { createTaskVerifier } from "../task-verifier/index.ts";
+import { evaluateQuest } from "../verifier/evaluate.ts";
+import type { Probes } from "../verifier/probes.ts";
+
+export type QuestEvaluatorOptions = {
+  quest: Quest;
+  /** The quest workspace (absolute). */
+  workspace: string;
+  /** The sandbox folder, when the quest has one (what `{sandbox}` names). */
+  sandbox?: string;
+  /** The pinned baseline, a full object id; none outside git (git checks are then pending). */
+  baseline?: string;
+  /** Where evidence, worktrees and receipts go, outside the workspace. */
+  dataDir: string;
+  agentDir: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  /** Whether the learner confirmed a check; undefined means not yet. */
+  confirmed: (checkId: string) => boolean | undefined;
+};
+
+export type EvaluationInput = {
+  events: readonly VerifierEvent[];
+  sessionId?: string;
+  signal?: AbortSignal;
+};
+
+export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
+
+/** The workspace's receipt store, with interrupted runs found and recorded first. */
+async function openReceipts(dataDir: string, workspace: string, baseline: string | undefined) {
+  const realWorkspace = await realpath(workspace);
+  const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"));
+  await store.recoverInterrupted();
+  return createReceiptPort({
+    store,
+    workspace: realWorkspace,
+    ...(baseline ? { baseline } : {}),
+    host: currentHost(),
+    tool: `pi-quests@${VERSION}`,
+  });
+}
+
+/**
+ * The npm a check runs with: PI_QUESTS_NPM_CLI, else the npm that started us (npm sets
+ * npm_execpath), else the one beside Node (the verifier looks there). Never a PATH search.
+ */
+function npmEntryPoint(env: Record<string, string | undefined>): { npmCliPath?: string } {
+  const given =
+    env.PI_QUESTS_NPM_CLI ?? (env.npm_execpath?.endsWith("npm-cli.js") ? env.npm_execpath : undefined);
+  return given ? { npmCliPath: given } : {};
+}
+
+/** Command checks go through the isolated task verifier, pinned to the quest's checks and baseline. */
+async function attachTaskVerifier(probes: Probes, options: QuestEvaluatorOptions): Promise<void> {
+  const { quest } = options;
+  const commandChecks = quest.checks.flatMap((c) =>
+    c.type === "command" && c.isolation === "worktree" ? [c] : [],
+  );
+  if (commandChecks.length === 0) return;
+  const made = await createTaskVerifier({
+    workspace: options.workspace,
+    dataDir: options.dataDir,
+    ...(options.baseline ? { baseline: options.baseline } : {}),
+    ...npmEntryPoint(options.env),
+    checks: commandChecks.map((check) => ({ questId: quest.id, check })),
+    env: options.env,
+  });
+  probes.runIsolated = made.ok
+    ? made.verifier.run
+    : async () => ({ ok: false, kind: "unavailable", message: made.message, report: "", truncated: false });
+}
+
+/**
+ * Builds the evaluator once (task verifier, receipt store); each call evaluates the quest against
+ * the events given and the files as they are now. A pass is published only after its receipts
+ * are rechecked against the current files.
+ */
+export async function createQuestEvaluator(options: QuestEvaluatorOptions): Promise<QuestEvaluator> {
+  const { quest } = options;
+  const probes = createNodeProbes({ confirmed: options.confirmed, env: options.env, home: options.home });
+  await attachTaskVerifier(probes, options);
+  const usesReceipts = quest.checks.some((c) => c.type === "command");
+  let receipts: ReceiptsForEvaluation | undefined;
+  return async (input) => {
+    // Opened per evaluation: the store's view of receipts is a snapshot.
+    receipts = usesReceipts
+      ? await openReceipts(options.dataDir, options.workspace, options.baseline)
+      : undefined;
+    const evaluated = await evaluateQuest(quest, {
+      probes,
+      events: input.events,
+      ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+      paths: {
+        workspace: options.workspace,
+        ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+        agentDir: options.agentDir,
+        home: options.home,
+      },
+      ...(options.baseline ? { baseline: options.baseline } : {}),
+      questId: quest.id,
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(receipts ? { receipts } : {}),
+    });
+    return receipts ? receipts.recheck(evaluated) : evaluated;
+  };
+}
