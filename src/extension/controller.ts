@@ -151,6 +151,9 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       // A cancelled run, or one whose quest was replaced meanwhile, publishes nothing.
       if (signal.aborted || active !== current || disposed) return;
       progress.lastResult = result as unknown as Record<string, unknown>;
+      // The result is shown as it is (every check green on a pass) before the next quest comes.
+      evaluating = false;
+      render();
       if (result.status === "pass") await complete(current);
       else await save();
     } finally {

@@ -76,8 +76,13 @@ function checkLine(check: HudCheck): HudLine {
 export function hudCheck(check: { id: string; describe?: string }, result?: CheckResult): HudCheck {
   const describe = check.describe ?? check.id;
   if (!result) return { describe, status: "unchecked" };
-  const reason =
-    result.status === "pending" ? `pending, ${result.evidence.summary}` : result.evidence.summary;
+  const { evidence } = result;
+  // Receipt bookkeeping ("not run again") is for /quest status; the HUD says what was found.
+  const summary =
+    evidence.kind === "command" && evidence.receipt?.reused
+      ? evidence.summary.replace(/ \(receipt [^)]*\)$/, "")
+      : evidence.summary;
+  const reason = result.status === "pending" ? `pending, ${summary}` : summary;
   return { describe, status: result.status, reason };
 }
 

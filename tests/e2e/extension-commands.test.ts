@@ -1,0 +1,307 @@
+/**
+ * `/quest` in the real `pi` over RPC, with a two-quest pack (fixtures/packs/extension): a confirm
+ * check answered in a dialog, then a sandbox quest whose command runs a test in the isolated
+ * task verifier. Also: progress across restarts and `/new`, a corrupted progress file, quest
+ * definitions pinned at activation, and shutdown stopping a running check.
+ */
+import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { workspaceHome } from "../../src/core/workspace-key.ts";
+import { REPO } from "../support/cli.ts";
+import { closeAllPis, type PiRpc, startPiRpc } from "../support/pi-rpc.ts";
+import { makeWorkspace } from "../support/workspace.ts";
+
+const PACK = join(REPO, "fixtures/packs/extension");
+const HELP_LINE = "  /quest hint · /quest status · /quest list";
+
+afterEach(closeAllPis);
+
+/** The workspace's data folder, where progress.json and events.jsonl live. */
+const dataFolder = (agentDir: string, workspace: string) =>
+  workspaceHome(join(agentDir, "quests"), realpathSync(workspace));
+const progressOf = (agentDir: string, workspace: string) =>
+  JSON.parse(readFileSync(join(dataFolder(agentDir, workspace), "progress.json"), "utf8"));
+
+/** Runs a slash command and returns the notifications it produced. */
+async function command(learner: PiRpc, text: string): Promise<string[]> {
+  const from = learner.lines.length;
+  await learner.prompt(text);
+  return learner.notifications(from);
+}
+
+/** `/quest check` with the confirm dialog answered; returns the dialog Pi showed. */
+async function checkAnswering(learner: PiRpc, confirmed: boolean) {
+  const from = learner.lines.length;
+  const id = `check-${from}`;
+  learner.send({ id, type: "prompt", message: "/quest check" });
+  const dialog = await learner.answerConfirm(confirmed, from);
+  await learner.waitFor((line) => line.type === "response" && line.id === id, from);
+  await learner.settled();
+  return dialog;
+}
+
+/** Completes the first quest: the plan confirmed, then a message to Pi. */
+async function finishReflect(learner: PiRpc) {
+  await learner.settled();
+  await checkAnswering(learner, true);
+  await learner.prompt("Hello Pi");
+  await learner.settled();
+}
+
+describe("/quest commands", () => {
+  it("list, hint, unknown subcommands and ids, locked quests", async () => {
+    const learner = startPiRpc({ workspace: makeWorkspace(), pack: PACK });
+    await learner.settled();
+
+    expect(await command(learner, "/quest list")).toEqual([
+      [
+        "Quests:",
+        "1. reflect: Read before you run (▶ active)",
+        "2. greet: Make the test pass (locked: needs reflect)",
+        "Start one with /quest start ID.",
+      ].join("\n"),
+    ]);
+    expect(await command(learner, "/quest hint")).toEqual([
+      "Hint 1/2: Type /quest check and answer the question.",
+    ]);
+    expect(await command(learner, "/quest hint")).toEqual([
+      "Hint 2/2 (the last one): Then send Pi a message.",
+    ]);
+    expect(await command(learner, "/quest hint")).toEqual([
+      "Hint 2/2 (the last one): Then send Pi a message.",
+    ]);
+
+    const [unknown = ""] = await command(learner, "/quest bogus");
+    expect(unknown).toContain('Unknown /quest command "bogus"');
+    for (const sub of ["list", "start", "check", "hint", "status", "reset"])
+      expect(unknown).toContain(`/quest ${sub}`);
+    expect(await command(learner, "/quest start nope")).toEqual([
+      'No quest "nope". The quests are: reflect, greet',
+    ]);
+    expect(await command(learner, "/quest start greet")).toEqual([
+      '"Make the test pass" needs reflect first (/quest start reflect).',
+    ]);
+  });
+
+  it("check asks confirm checks in a dialog, records the answer, and a yes passes the check", async () => {
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({ workspace, pack: PACK, script: [{ text: "Hello!" }] });
+    await learner.settled();
+    expect(learner.hud().widget?.[1]).toMatch(/^ {2}… You read the plan: pending, /);
+
+    const no = await checkAnswering(learner, false);
+    expect(no).toMatchObject({
+      title: "Read before you run",
+      message: "Did you read the plan in README.md?",
+    });
+    expect(learner.hud().widget?.[1]).toMatch(/^ {2}… You read the plan: pending, /);
+    expect(progressOf(learner.agentDir, workspace).confirmations.reflect["read-it"].answer).toBe(false);
+
+    const from = learner.lines.length;
+    await checkAnswering(learner, true);
+    expect(learner.notifications(from)).toContain("Read before you run: 1 passed, 1 failed, 0 pending.");
+    expect(learner.hud().widget?.slice(0, 2)).toEqual([
+      "Quest 1/2: Read before you run",
+      "  ✓ You read the plan",
+    ]);
+    expect(progressOf(learner.agentDir, workspace).confirmations.reflect["read-it"].answer).toBe(true);
+
+    // Asked once: a later check does not ask again.
+    const later = learner.lines.length;
+    await learner.prompt("Hello Pi");
+    await learner.settled();
+    expect(learner.lines.slice(later).some((line) => line.method === "confirm")).toBe(false);
+    expect(learner.notifications(later)).toContain("Quest complete: Read before you run ✓");
+  });
+
+  it("status shows the last result with its evidence, a failing command's output included", async () => {
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({ workspace, pack: PACK, script: [{ text: "Hello!" }] });
+    await finishReflect(learner);
+    expect(learner.hud().widget).toEqual([
+      "Quest 2/2: Make the test pass",
+      "  ✗ bash test.sh passes: exit code 1, expected = 0",
+      HELP_LINE,
+    ]);
+    const [status = ""] = await command(learner, "/quest status");
+    expect(status).toContain("greet: Make the test pass");
+    expect(status).toContain("[FAIL] test-passes (bash test.sh passes): exit code 1, expected = 0");
+    expect(status).toContain("| test.sh: greeting.txt does not say hello");
+    expect(status).toContain("Goal: Ask Pi to make `bash test.sh` pass by creating greeting.txt.");
+  });
+
+  it("reset asks first: no changes nothing, yes starts over and keeps the files", async () => {
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({ workspace, pack: PACK, script: [{ text: "Hello!" }] });
+    await finishReflect(learner);
+    const before = learner.hud();
+
+    let from = learner.lines.length;
+    let id = `reset-${from}`;
+    learner.send({ id, type: "prompt", message: "/quest reset" });
+    const dialog = await learner.answerConfirm(false, from);
+    expect(dialog).toMatchObject({ title: "Reset quest progress?" });
+    await learner.waitFor((line) => line.type === "response" && line.id === id, from);
+    expect(learner.notifications(from)).toEqual(["Reset cancelled."]);
+    expect(learner.hud()).toEqual(before);
+
+    from = learner.lines.length;
+    id = `reset-${from}`;
+    learner.send({ id, type: "prompt", message: "/quest reset" });
+    await learner.answerConfirm(true, from);
+    await learner.waitFor((line) => line.type === "response" && line.id === id, from);
+    await learner.settled();
+    expect(learner.notifications(from)).toContain("Quest progress reset.");
+    expect(learner.hud().widget?.[0]).toBe("Quest 1/2: Read before you run");
+    expect(learner.hud().widget?.[2]).toMatch(/^ {2}✗ You asked Pi something: no matching input event/);
+    expect(progressOf(learner.agentDir, workspace).completed).toEqual({});
+    expect(readdirSync(workspace).sort()).toEqual([".git", "README.md", "test.sh"]);
+  });
+});
+
+describe("the isolated task verifier behind the HUD", () => {
+  it("a test rewritten to exit 0 does not pass; the real fix does; the learner's files are untouched", async () => {
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({
+      workspace,
+      pack: PACK,
+      script: [
+        { text: "Hello!" },
+        { tools: [{ name: "write", arguments: { path: "test.sh", content: "exit 0\n" } }] },
+        { text: "The test passes now." },
+        { tools: [{ name: "write", arguments: { path: "greeting.txt", content: "hello\n" } }] },
+        { text: "greeting.txt says hello." },
+      ],
+    });
+    await finishReflect(learner);
+
+    let from = learner.lines.length;
+    await learner.prompt("Make bash test.sh pass.");
+    await learner.settled();
+    expect(learner.notifications(from)).not.toContain("Quest complete: Make the test pass ✓");
+    expect(learner.hud().widget?.[1]).toBe("  ✗ bash test.sh passes: exit code 1, expected = 0");
+    expect(readFileSync(join(workspace, "test.sh"), "utf8")).toBe("exit 0\n");
+
+    from = learner.lines.length;
+    await learner.prompt("Create greeting.txt that says hello.");
+    await learner.settled();
+    expect(learner.notifications(from)).toContain("Quest complete: Make the test pass ✓");
+    expect(learner.hud()).toEqual({ widget: ["Quests 2/2 done. Well played!"], status: "quests 2/2 ✓" });
+    expect(readFileSync(join(workspace, "test.sh"), "utf8")).toBe("exit 0\n");
+  });
+
+  it("checks what was pinned at activation, even after the quest file is edited, across a restart", async () => {
+    const pack = join(makeWorkspace(), "pack");
+    cpSync(PACK, pack, { recursive: true });
+    const workspace = makeWorkspace();
+    const first = startPiRpc({ workspace, pack, script: [{ text: "Hello!" }] });
+    await finishReflect(first);
+    expect(first.hud().widget?.[1]).toBe("  ✗ bash test.sh passes: exit code 1, expected = 0");
+    await first.close();
+
+    // Someone (the agent, say) rewrites the quest to something that always passes.
+    const questFile = join(pack, "20-greet.yaml");
+    writeFileSync(questFile, readFileSync(questFile, "utf8").replace("run: bash test.sh", "run: 'true'"));
+
+    const second = startPiRpc({ workspace, pack, agentDir: first.agentDir, script: [] });
+    await second.settled();
+    expect(second.hud().widget).toEqual([
+      "Quest 2/2: Make the test pass",
+      "  ✗ bash test.sh passes: exit code 1, expected = 0",
+      HELP_LINE,
+    ]);
+  });
+});
+
+describe("progress", () => {
+  it("a second pi in the same folder continues where the first stopped", async () => {
+    const workspace = makeWorkspace();
+    const first = startPiRpc({ workspace, pack: PACK, script: [{ text: "Hello!" }] });
+    await finishReflect(first);
+    expect(await first.close()).toBe(0);
+
+    const second = startPiRpc({ workspace, pack: PACK, agentDir: first.agentDir });
+    await second.settled();
+    expect(second.widgets().every((widget) => widget[0]?.startsWith("Quest 2/2: Make the test pass"))).toBe(
+      true,
+    );
+    expect(second.hud().status).toBe("quest 2/2");
+    expect((await command(second, "/quest list"))[0]).toContain("1. reflect: Read before you run (✓ done)");
+  });
+
+  it("survives /new: the new session shows the same quest", async () => {
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({ workspace, pack: PACK, session: true, script: [{ text: "Hello!" }] });
+    await finishReflect(learner);
+    const before = learner.hud();
+    const from = learner.lines.length;
+    learner.send({ id: "new", type: "new_session" });
+    const response = await learner.waitFor((line) => line.type === "response" && line.id === "new", from);
+    expect(response).toMatchObject({ success: true, data: { cancelled: false } });
+    await learner.settled();
+    expect(learner.widgets(from).length).toBeGreaterThan(0);
+    expect(learner.hud()).toEqual(before);
+    const events = readFileSync(join(dataFolder(learner.agentDir, workspace), "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const sessions = new Set(events.filter((e) => e.name === "session_start").map((e) => e.sessionId));
+    expect(sessions.size).toBe(2);
+  });
+
+  it("a corrupted progress file is reported and kept aside, and the quests start over", async () => {
+    const workspace = makeWorkspace();
+    const agentDir = makeWorkspace();
+    const folder = dataFolder(agentDir, workspace);
+    await execa("mkdir", ["-p", folder]);
+    writeFileSync(join(folder, "progress.json"), "{ this is not json");
+
+    const learner = startPiRpc({ workspace, pack: PACK, agentDir });
+    await learner.settled();
+    const [warning = ""] = learner.notifications().filter((text) => text.includes("could not be read"));
+    expect(warning).toMatch(/your progress file could not be read \(not JSON/);
+    const backups = readdirSync(folder).filter((name) => name.startsWith("progress.json.corrupt-"));
+    expect(backups).toHaveLength(1);
+    expect(warning).toContain(join(folder, backups[0] ?? ""));
+    expect(readFileSync(join(folder, backups[0] ?? ""), "utf8")).toBe("{ this is not json");
+    expect(learner.hud().widget?.[0]).toBe("Quest 1/2: Read before you run");
+  });
+});
+
+describe("shutting pi down", () => {
+  it("cancels a running check and kills its processes", async () => {
+    // A sleep no other process runs: bash hands over to it, so its own command line is the marker.
+    const marker = `sleep ${100 + (process.pid % 100)}.${Date.now() % 1000}`;
+    const pack = makeWorkspace();
+    writeFileSync(
+      join(pack, "10-slow.yaml"),
+      [
+        "version: 1",
+        "id: slow",
+        "title: A slow check",
+        "goal: Wait.",
+        "checks:",
+        "  - describe: sleeps",
+        "    type: command",
+        "    isolation: none",
+        `    run: "${marker}"`,
+        "",
+      ].join("\n"),
+    );
+    const learner = startPiRpc({ workspace: makeWorkspace(), pack });
+    await learner.waitFor(
+      (line) => line.method === "setWidget" && String(line.widgetLines).includes("checking…"),
+    );
+    const running = async () =>
+      (await execa("pgrep", ["-f", `^${marker}$`], { reject: false })).stdout.trim();
+    for (let tries = 0; (await running()) === "" && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await running()).not.toBe("");
+    expect(await learner.close()).toBe(0);
+    expect(await running()).toBe("");
+    expect(learner.hud().widget?.[1]).not.toMatch(/✓/);
+  });
+});

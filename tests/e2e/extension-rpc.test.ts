@@ -1,0 +1,151 @@
+/**
+ * The extension inside the real `pi`, in RPC mode, offline, with a scripted model: what the
+ * learner sees (every widget, status and notification Pi emitted) as scripted turns play the
+ * starter pack, and what a model that only claims the work gets.
+ */
+import { readdirSync } from "node:fs";
+import { execaSync } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { closeAllPis, startPiRpc } from "../support/pi-rpc.ts";
+import { makeWorkspace } from "../support/workspace.ts";
+
+const HELP_LINE = "  /quest hint · /quest status · /quest list";
+const pi = startPiRpc;
+afterEach(closeAllPis);
+
+const head = (workspace: string) =>
+  execaSync("git", ["rev-parse", "HEAD"], { cwd: workspace }).stdout.trim().slice(0, 12);
+
+const WRITE_HELLO = {
+  tools: [{ name: "write", arguments: { path: "hello.txt", content: "hello world\n" } }],
+};
+const COMMIT_HELLO = {
+  tools: [{ name: "bash", arguments: { command: "git add hello.txt && git commit -q -m 'Say hello'" } }],
+};
+
+describe("the starter pack, played in the real pi over RPC", () => {
+  it("shows each quest red, then green after the turn that does the work, then the next quest", async () => {
+    const workspace = makeWorkspace();
+    const learner = pi({
+      workspace,
+      script: [
+        { text: "Hi! I can read, write and run things here." },
+        WRITE_HELLO,
+        { text: "I created hello.txt." },
+        COMMIT_HELLO,
+        { text: "Committed." },
+      ],
+    });
+
+    // Before anything: the first quest, red.
+    await learner.settled();
+    expect(learner.hud()).toEqual({
+      widget: [
+        "Quest 1/3: Say hello to Pi",
+        "  ✗ You sent Pi a message: no matching input event (2 events recorded)",
+        "  ✗ Pi answered it: no matching agent_end event (2 events recorded)",
+        HELP_LINE,
+      ],
+      status: "quest 1/3",
+    });
+
+    // Turn 1: a message. The quest goes green, completes, and the next one starts in a sandbox.
+    let from = learner.lines.length;
+    await learner.prompt("Hi Pi, what can you do here?");
+    await learner.settled();
+    expect(learner.widgets(from)).toContainEqual([
+      "Quest 1/3: Say hello to Pi",
+      "  ✓ You sent Pi a message",
+      "  ✓ Pi answered it",
+      HELP_LINE,
+    ]);
+    expect(learner.notifications(from)).toContain("Quest complete: Say hello to Pi ✓");
+    expect(readdirSync(workspace).sort()).toEqual([".git", "README.md"]);
+    expect(learner.hud()).toEqual({
+      widget: [
+        "Quest 2/3: Make your first file",
+        "  ✗ Pi wrote hello.txt with its write tool: no matching tool_result event (3 events recorded)",
+        "  ✗ hello.txt exists: hello.txt does not exist",
+        "  ✗ hello.txt says hello: exit code 2, expected = 0",
+        HELP_LINE,
+      ],
+      status: "quest 2/3",
+    });
+
+    // Turn 2: Pi writes hello.txt.
+    from = learner.lines.length;
+    await learner.prompt("Create hello.txt that says hello to the world.");
+    await learner.settled();
+    expect(learner.widgets(from)).toContainEqual([
+      "Quest 2/3: Make your first file",
+      "  ✓ Pi wrote hello.txt with its write tool",
+      "  ✓ hello.txt exists",
+      "  ✓ hello.txt says hello",
+      HELP_LINE,
+    ]);
+    expect(learner.notifications(from)).toContain("Quest complete: Make your first file ✓");
+    expect(learner.hud()).toEqual({
+      widget: [
+        "Quest 3/3: Commit it",
+        `  ✗ One new commit: 0 commit(s) since ${head(workspace)}; expected min 1`,
+        "  ✓ The changes since the start include hello.txt",
+        "  ✗ Nothing left uncommitted: 1 uncommitted change(s): ?? hello.txt",
+        HELP_LINE,
+      ],
+      status: "quest 3/3",
+    });
+
+    // Turn 3: Pi commits. Every quest done.
+    from = learner.lines.length;
+    await learner.prompt("Commit hello.txt with the message: Say hello");
+    await learner.settled();
+    expect(learner.widgets(from)).toContainEqual([
+      "Quest 3/3: Commit it",
+      "  ✓ One new commit",
+      "  ✓ The changes since the start include hello.txt",
+      "  ✓ Nothing left uncommitted",
+      HELP_LINE,
+    ]);
+    expect(learner.notifications(from)).toContain("Quest complete: Commit it ✓");
+    expect(learner.hud()).toEqual({ widget: ["Quests 3/3 done. Well played!"], status: "quests 3/3 ✓" });
+    expect(await learner.close()).toBe(0);
+  });
+
+  it("shows that it is checking while an evaluation runs", async () => {
+    const workspace = makeWorkspace();
+    const learner = pi({ workspace, script: [{ text: "Hello." }] });
+    await learner.settled();
+    const from = learner.lines.length;
+    await learner.prompt("Hello");
+    await learner.settled();
+    expect(learner.widgets(from).map((widget) => widget[0])).toContain(
+      "Quest 1/3: Say hello to Pi · checking…",
+    );
+    expect(learner.statuses(from)).toContain("quest 1/3 · checking…");
+  });
+});
+
+describe("a model that only claims the work", () => {
+  it("does not pass the first-file quest", async () => {
+    const workspace = makeWorkspace();
+    const learner = pi({
+      workspace,
+      script: [{ text: "Hello!" }, { text: "Done! I created hello.txt with a friendly greeting." }],
+    });
+    await learner.settled();
+    await learner.prompt("Hi");
+    await learner.settled();
+    const from = learner.lines.length;
+    await learner.prompt("Create hello.txt that says hello.");
+    await learner.settled();
+    expect(learner.notifications(from)).not.toContain("Quest complete: Make your first file ✓");
+    expect(learner.hud().widget).toEqual([
+      "Quest 2/3: Make your first file",
+      expect.stringMatching(/^ {2}✗ Pi wrote hello.txt with its write tool: no matching tool_result event/),
+      "  ✗ hello.txt exists: hello.txt does not exist",
+      "  ✗ hello.txt says hello: exit code 2, expected = 0",
+      HELP_LINE,
+    ]);
+    expect(learner.hud().status).toBe("quest 2/3");
+  });
+});
