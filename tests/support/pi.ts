@@ -2,16 +2,10 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { REPO } from "./cli.ts";
+import { PI, SCRIPTED_MODEL, type ScriptedTurn } from "../../scripts/pi-rpc.ts";
 import { makeWorkspace } from "./workspace.ts";
 
-export const PI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
-export const SCRIPTED_MODEL = join(REPO, "fixtures/pi/scripted-model.ts");
-
-export type ScriptedTurn = {
-  text?: string;
-  tools?: Array<{ name: string; arguments: Record<string, string> }>;
-};
+export { PI, SCRIPTED_MODEL, type ScriptedTurn };
 
 /**
  * Runs one prompt in the real pi (print mode) in `workspace`, the model's turns scripted, with
