@@ -34,7 +34,7 @@ export type QuestUi = {
   notify(message: string, level: NotifyLevel): void;
   /** Asks yes or no; undefined when there is no one to ask. */
   confirm(title: string, message: string): Promise<boolean | undefined>;
-  /** Command output: a notification in Pi's UI, standard output without one. */
+  /** Command output: a notification in Pi's UI; printed without one (Pi sends it to stderr in print mode). */
   say(text: string): void;
 };
 
