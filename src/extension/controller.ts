@@ -129,7 +129,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       );
 
   const confirmedFor = (questId: string) => (checkId: string) =>
-    progress.confirmations[questId]?.[checkId]?.answer === true ? true : undefined;
+    progress.confirmations[questId]?.[checkId]?.answer;
 
   const evaluate = async (signal: AbortSignal) => {
     const current = active;
@@ -137,11 +137,13 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     evaluating = true;
     render();
     try {
-      current.evaluator ??= deps.createEvaluator(
-        current.quest,
-        current.record.baseline,
-        confirmedFor(current.quest.id),
-      );
+      // A failure to build it (say, a transient git error) is tried again next time.
+      current.evaluator ??= deps
+        .createEvaluator(current.quest, current.record.baseline, confirmedFor(current.quest.id))
+        .catch((error: unknown) => {
+          current.evaluator = undefined;
+          throw error;
+        });
       const evaluator = await current.evaluator;
       const result = await evaluator({
         events: visibleEvents(current.record),
@@ -196,14 +198,16 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       if (!reuse) {
         const prepared = await deps.prepareSandbox({ ...quest, sandboxDir: quest.sandboxDir });
         if (!prepared.ok) {
-          notice =
-            prepared.kind === "not_empty"
-              ? `next: "${quest.title}" needs an empty folder (/quest start ${quest.id})`
-              : `next: "${quest.title}" could not be set up (/quest start ${quest.id})`;
-          active = undefined;
-          progress.active = undefined;
-          await save();
-          render();
+          // A quest that is active stays active; only with none is the next one's problem shown.
+          if (!active) {
+            notice =
+              prepared.kind === "not_empty"
+                ? `next: "${quest.title}" needs an empty folder (/quest start ${quest.id})`
+                : `next: "${quest.title}" could not be set up (/quest start ${quest.id})`;
+            progress.active = undefined;
+            await save();
+            render();
+          }
           return { ok: false, message: prepared.message };
         }
         progress.sandbox = {

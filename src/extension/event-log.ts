@@ -15,6 +15,7 @@ import type { PiEvent } from "../core/pi-events.ts";
 
 export const DEFAULT_MAX_EVENTS = 5000;
 export const MAX_STRING_CHARS = 2000;
+export const MAX_ARRAY_ITEMS = 100;
 const MAX_DEPTH = 6;
 
 export const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT]);
@@ -49,10 +50,11 @@ export function createEventLog(
 ): EventLog {
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
   let nextSeq = firstSeq;
-  let writes: Promise<void> = mkdir(dirname(file), { recursive: true }).then(() => {});
+  let writes: Promise<void> = Promise.resolve();
   const enqueue = (write: () => Promise<void>) => {
     writes = writes.then(write).catch((error) => options.onWriteError?.(error));
   };
+  enqueue(() => mkdir(dirname(file), { recursive: true }).then(() => {}));
   return {
     file,
     events: () => events,
@@ -79,33 +81,45 @@ export function createEventLog(
   };
 }
 
-/** The seq after the last one in `file` (0 for no file), read from its last line alone. */
+/**
+ * The seq after the last one in `file` (0 for no file), read from the end: a window of 64 KiB,
+ * doubled until it holds a whole line that parses (or is the whole file).
+ */
 export async function nextSeqOf(file: string): Promise<number> {
-  let text: string;
+  let handle: Awaited<ReturnType<typeof open>>;
   try {
-    const handle = await open(file, "r");
-    try {
-      const { size } = await handle.stat();
-      const length = Math.min(size, 64 * 1024);
-      const buffer = Buffer.alloc(length);
-      await handle.read(buffer, 0, length, size - length);
-      text = buffer.toString("utf8");
-    } finally {
-      await handle.close();
-    }
+    handle = await open(file, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return 0;
     throw error;
   }
-  for (const line of text.split("\n").reverse()) {
-    try {
-      const seq = (JSON.parse(line) as { seq?: unknown }).seq;
-      if (Number.isInteger(seq) && (seq as number) >= 0) return (seq as number) + 1;
-    } catch {
-      // a partial last line: look at the one before
+  try {
+    const { size } = await handle.stat();
+    for (let window = 64 * 1024; ; window *= 2) {
+      const length = Math.min(size, window);
+      const buffer = Buffer.alloc(length);
+      await handle.read(buffer, 0, length, size - length);
+      const lines = buffer.toString("utf8").split("\n");
+      // Unless the window starts the file, its first line may be cut: it does not count.
+      const whole = length === size ? lines : lines.slice(1);
+      for (const line of whole.reverse()) {
+        const seq = seqOf(line);
+        if (seq !== undefined) return seq + 1;
+      }
+      if (length === size) return 0;
     }
+  } finally {
+    await handle.close();
   }
-  return 0;
+}
+
+function seqOf(line: string): number | undefined {
+  try {
+    const seq = (JSON.parse(line) as { seq?: unknown }).seq;
+    return Number.isInteger(seq) && (seq as number) >= 0 ? (seq as number) : undefined;
+  } catch {
+    return undefined; // a partial line (a crash mid-write): look at the one before
+  }
 }
 
 /** Drops the oldest ordinary events until a quarter of the room is free again. */
@@ -131,6 +145,11 @@ function bound(value: unknown, depth: number): unknown {
   }
   if (value === null || typeof value !== "object") return value;
   if (depth >= MAX_DEPTH) return "[nested too deep]";
-  if (Array.isArray(value)) return value.map((item) => bound(item, depth + 1));
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, MAX_ARRAY_ITEMS).map((item) => bound(item, depth + 1));
+    return value.length > MAX_ARRAY_ITEMS
+      ? [...kept, `…[${value.length - MAX_ARRAY_ITEMS} more items]`]
+      : kept;
+  }
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, bound(item, depth + 1)]));
 }

@@ -3,7 +3,7 @@
  * repository, and the copy committed as the baseline. A folder that is not empty is never
  * touched: the learner is told how to get an empty one.
  */
-import { cp, readdir } from "node:fs/promises";
+import { cp, readdir, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { execa } from "execa";
 
@@ -39,8 +39,10 @@ export async function prepareSandbox(options: {
       extendEnv: options.env === undefined,
       stdin: "ignore",
     });
+  const copied: string[] = [];
   try {
     for (const entry of await readdir(template)) {
+      copied.push(entry);
       await cp(join(template, entry), join(workspace, entry), {
         recursive: true,
         errorOnExist: true,
@@ -74,6 +76,9 @@ export async function prepareSandbox(options: {
     const head = await git(["rev-parse", "--verify", "HEAD^{commit}"]);
     return { ok: true, baseline: head.stdout.trim() };
   } catch (error) {
+    // The folder was empty: leave it empty again, so the learner can simply retry.
+    for (const entry of [...copied, ".git"])
+      await rm(join(workspace, entry), { recursive: true, force: true });
     return {
       ok: false,
       kind: "failed",

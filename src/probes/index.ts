@@ -31,6 +31,7 @@ export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
       const { createSkillProbe } = await import("./skill.ts");
       return createSkillProbe(options.home ? { homeDir: options.home } : {})(request);
     },
-    confirm: async (check) => (options.confirmed?.(check.id) ? true : undefined),
+    // A "no" stays a no (still pending, said so); no answer is undefined.
+    confirm: async (check) => options.confirmed?.(check.id),
   };
 }

@@ -1,0 +1,1165 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { VerifierEvent } from "../../src/core/events.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
+import { agentEndEvent, inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
+import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
+import { formatQuestResult } from "../../src/core/report.ts";
+import type { QuestResult } from "../../src/core/results.ts";
+import {
+  type QuestController,
+  type QuestControllerDeps,
+  startQuestController,
+} from "../../src/extension/controller.ts";
+import { createEventLog, type EventLog } from "../../src/extension/event-log.ts";
+import { readEventLog } from "../../src/extension/event-log-reader.ts";
+import { hudLines } from "../../src/extension/hud.ts";
+import { pinQuest } from "../../src/extension/pinned-quest.ts";
+import { openProgressStore, type Progress } from "../../src/extension/progress.ts";
+import { questHelp, SUBCOMMANDS } from "../../src/extension/quest-command.ts";
+import { prepareSandbox, type SandboxOutcome } from "../../src/extension/sandbox.ts";
+import {
+  createQuestEvaluator,
+  type EvaluationInput,
+  type QuestEvaluator,
+} from "../../src/runtime/quest-evaluator.ts";
+import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
+import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+const NOW = new Date("2030-01-02T03:04:05.000Z");
+const BASELINE = "c".repeat(40);
+const SESSION = "session-1";
+
+// ---------------------------------------------------------------------------------------------
+// Quests, results and fake ports
+// ---------------------------------------------------------------------------------------------
+
+type QuestInput = Record<string, unknown> & { id: string; sandboxDir?: string };
+
+/** A quest as the loader makes it: the file parsed (defaults applied), check ids, a source. */
+function quest({ sandboxDir, ...fields }: QuestInput): Quest {
+  const file = QuestFileSchema.parse({
+    version: 1,
+    title: fields.id,
+    goal: `Do ${fields.id}.`,
+    checks: [{ id: "done", describe: `${fields.id} done`, type: "event", match: { event: "input" } }],
+    ...fields,
+  });
+  const checks = file.checks.map((check, index) => ({ ...check, id: check.id ?? `check-${index + 1}` }));
+  return { ...file, checks, source: `/pack/${fields.id}.yaml`, ...(sandboxDir ? { sandboxDir } : {}) };
+}
+
+const ALPHA = quest({
+  id: "alpha",
+  title: "Alpha",
+  goal: "Say hello to Pi.\n",
+  hints: ["Type a message.", "Press Enter."],
+  checks: [
+    { id: "asked", describe: "You asked", type: "event", match: { event: "input" } },
+    { id: "answered", describe: "Pi answered", type: "event", match: { event: "agent_end" } },
+  ],
+});
+const BETA = quest({
+  id: "beta",
+  title: "Beta",
+  goal: "Write a file.",
+  requires: ["alpha"],
+  checks: [{ id: "wrote", describe: "Pi wrote it", type: "event", match: { event: "tool_result" } }],
+});
+const SOLO = quest({ id: "solo", title: "Solo", goal: "Anything." });
+const PACK = [ALPHA, BETA, SOLO];
+
+/** The same quest id as ALPHA, edited after it was activated: a different title, goal, hints and check. */
+const ALPHA_EDITED = quest({
+  id: "alpha",
+  title: "Alpha, edited",
+  goal: "Something else.",
+  hints: ["A new hint."],
+  checks: [{ id: "never", describe: "Never happens", type: "event", match: { event: "never_happens" } }],
+});
+
+/** A result in which every check of `of` has `status`. */
+function result(of: Quest, status: "pass" | "fail", summary?: string): QuestResult {
+  const checks = of.checks.map((check) => ({
+    id: check.id,
+    type: check.type,
+    status,
+    ...(check.describe ? { describe: check.describe } : {}),
+    evidence: {
+      kind: "event" as const,
+      summary: summary ?? (status === "pass" ? "matching event at seq 1" : "no matching event"),
+      matched: status === "pass" ? 1 : 0,
+      scanned: 1,
+    },
+  }));
+  const count = (wanted: string) => checks.filter((check) => check.status === wanted).length;
+  return {
+    quest: of.id,
+    status,
+    counts: { passed: count("pass"), failed: count("fail"), pending: 0 },
+    checks,
+  };
+}
+
+type Run = { quest: string; events: VerifierEvent[]; sessionId?: string; signal?: AbortSignal };
+type Created = {
+  quest: Quest;
+  baseline: string | undefined;
+  confirmed: (checkId: string) => boolean | undefined;
+};
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Evaluators that answer from a script: a quest's verdict (fail unless set), or a whole result;
+ * `hold` keeps the next evaluation of a quest open until the test finishes it.
+ */
+function scriptedEvaluators() {
+  const verdicts = new Map<string, "pass" | "fail">();
+  const results = new Map<string, QuestResult>();
+  const held = new Map<string, { started: (input: EvaluationInput) => void; finish: Promise<QuestResult> }>();
+  const created: Created[] = [];
+  const runs: Run[] = [];
+  const createEvaluator: QuestControllerDeps["createEvaluator"] = async (of, baseline, confirmed) => {
+    created.push({ quest: of, baseline, confirmed });
+    const evaluator: QuestEvaluator = async (input) => {
+      runs.push({
+        quest: of.id,
+        events: [...input.events],
+        ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      const hold = held.get(of.id);
+      if (hold) {
+        held.delete(of.id);
+        hold.started(input);
+        return hold.finish;
+      }
+      return results.get(of.id) ?? result(of, verdicts.get(of.id) ?? "fail");
+    };
+    return evaluator;
+  };
+  return {
+    created,
+    runs,
+    createEvaluator,
+    verdict: (questId: string, status: "pass" | "fail") => verdicts.set(questId, status),
+    respond: (questId: string, answer: QuestResult) => results.set(questId, answer),
+    /** The next evaluation of `questId` waits: `started` resolves with its input, `finish` ends it. */
+    hold(questId: string) {
+      const started = deferred<EvaluationInput>();
+      const finish = deferred<QuestResult>();
+      held.set(questId, { started: started.resolve, finish: finish.promise });
+      return { started: started.promise, finish: finish.resolve };
+    },
+  };
+}
+type Evaluators = ReturnType<typeof scriptedEvaluators>;
+
+/** The real engine (src/runtime/quest-evaluator.ts) over a temp workspace, recording `confirmed`. */
+function realEvaluators(workspace: string) {
+  const created: Created[] = [];
+  const createEvaluator: QuestControllerDeps["createEvaluator"] = (of, baseline, confirmed) => {
+    created.push({ quest: of, baseline, confirmed });
+    return createQuestEvaluator({
+      quest: of,
+      workspace,
+      ...(baseline ? { baseline } : {}),
+      dataDir: join(workspace, ".data"),
+      agentDir: join(workspace, ".agent"),
+      home: workspace,
+      env: {},
+      confirmed,
+    });
+  };
+  return { created, createEvaluator };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting a controller over real progress and event files in a temp folder
+// ---------------------------------------------------------------------------------------------
+
+const opened: QuestController[] = [];
+afterEach(async () => {
+  for (const controller of opened.splice(0)) await controller.dispose();
+  removeWorkspaces();
+});
+
+/** The event log as the extension opens it: what the file holds, numbered on from its last seq. */
+async function openEvents(file: string, maxEvents?: number): Promise<EventLog> {
+  const { events } = await readEventLog(file);
+  const firstSeq = events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
+  return createEventLog(file, events, firstSeq, maxEvents ? { maxEvents } : {});
+}
+
+type StartOptions = {
+  dir?: string;
+  pack?: Quest[];
+  ui?: FakeQuestUi;
+  evaluators?: Evaluators;
+  createEvaluator?: QuestControllerDeps["createEvaluator"];
+  prepareSandbox?: QuestControllerDeps["prepareSandbox"];
+  headCommit?: () => Promise<string | undefined>;
+};
+
+async function start(options: StartOptions = {}) {
+  const dir = options.dir ?? makeWorkspace();
+  const progressFile = join(dir, "data", "progress.json");
+  const eventsFile = join(dir, "data", "events.jsonl");
+  const ui = options.ui ?? fakeQuestUi();
+  const evaluators = options.evaluators ?? scriptedEvaluators();
+  const log = await openEvents(eventsFile);
+  const sandboxCalls: Quest[] = [];
+  const controller = await startQuestController({
+    pack: options.pack ?? PACK,
+    progress: openProgressStore(progressFile, () => NOW),
+    events: log,
+    ui,
+    createEvaluator: options.createEvaluator ?? evaluators.createEvaluator,
+    prepareSandbox: async (of) => {
+      sandboxCalls.push(of);
+      if (!options.prepareSandbox) throw new Error("no sandbox in this test");
+      return options.prepareSandbox(of);
+    },
+    headCommit: options.headCommit ?? (async () => BASELINE),
+    sessionId: () => SESSION,
+    now: () => NOW,
+    debounceMs: 5,
+  });
+  opened.push(controller);
+  /** Progress as saved in the file. */
+  const progress = async (): Promise<Progress> => {
+    const loaded = await openProgressStore(progressFile).load();
+    expect(loaded.kind).toBe("loaded");
+    return loaded.progress;
+  };
+  const named = (name: string) => log.events().filter((event) => event.name === name);
+  return { controller, ui, log, evaluators, dir, progressFile, eventsFile, progress, named, sandboxCalls };
+}
+
+/** Progress written before the controller starts, as an earlier session left it. */
+async function seedProgress(dir: string, progress: Partial<Progress>): Promise<void> {
+  await openProgressStore(join(dir, "data", "progress.json")).save({
+    version: 1,
+    completed: {},
+    confirmations: {},
+    epochSeq: 0,
+    ...progress,
+  });
+}
+
+const DONE = { at: "2030-01-01T00:00:00.000Z", definitionHash: "d".repeat(64) };
+
+// ---------------------------------------------------------------------------------------------
+
+describe("starting", () => {
+  it("activates the first available quest: pinned, from the next event, with HEAD as its baseline", async () => {
+    const h = await start();
+    await h.controller.idle();
+    expect((await h.progress()).active).toEqual({
+      questId: "alpha",
+      ...pinQuest(ALPHA),
+      baseline: BASELINE,
+      activatedAt: NOW.toISOString(),
+      fromSeq: 0,
+      hintsShown: 0,
+    });
+    expect(h.log.events()).toEqual([
+      {
+        name: QUEST_ACTIVATED_EVENT,
+        sessionId: SESSION,
+        seq: 0,
+        payload: { quest: "alpha", baseline: BASELINE },
+      },
+    ]);
+    expect(h.evaluators.created.map((c) => [c.quest, c.baseline])).toEqual([[ALPHA, BASELINE]]);
+  });
+
+  it("evaluates the activated quest at once, showing checking… meanwhile", async () => {
+    const h = await start();
+    await h.controller.idle();
+    expect(h.evaluators.runs.map((run) => run.quest)).toEqual(["alpha"]);
+    expect(h.evaluators.runs[0]?.sessionId).toBe(SESSION);
+    const huds = h.ui.huds();
+    expect(huds[0]).toEqual({
+      kind: "active",
+      title: "Alpha",
+      position: 1,
+      total: 3,
+      checks: [
+        { describe: "You asked", status: "unchecked" },
+        { describe: "Pi answered", status: "unchecked" },
+      ],
+      evaluating: false,
+    });
+    expect(huds.some((state) => state.kind === "active" && state.evaluating)).toBe(true);
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", evaluating: false });
+  });
+
+  it("skips quests whose requirements are not done", async () => {
+    const h = await start({ pack: [BETA, ALPHA, SOLO] });
+    await h.controller.idle();
+    expect((await h.progress()).active?.questId).toBe("alpha");
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha", position: 2, total: 3 });
+  });
+
+  it("outside git the quest has no baseline", async () => {
+    const h = await start({ headCommit: async () => undefined });
+    await h.controller.idle();
+    expect((await h.progress()).active).not.toHaveProperty("baseline");
+    expect(h.named(QUEST_ACTIVATED_EVENT)[0]?.payload).toEqual({ quest: "alpha", baseline: null });
+    expect(h.evaluators.created[0]?.baseline).toBeUndefined();
+  });
+
+  it("with every quest done, activates nothing and the HUD says all done", async () => {
+    const dir = makeWorkspace();
+    await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });
+    const h = await start({ dir });
+    await h.controller.idle();
+    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 3, total: 3 });
+    expect(h.log.events()).toEqual([]);
+    expect(h.evaluators.created).toEqual([]);
+    expect(h.ui.notes()).toEqual([]);
+  });
+});
+
+describe("recorded events", () => {
+  it("go to the event log with the session id, and reach the file", async () => {
+    const h = await start();
+    h.controller.record(inputEvent("hello"));
+    expect(h.log.events().at(-1)).toEqual({
+      name: "input",
+      sessionId: SESSION,
+      seq: 1,
+      payload: { text: "hello" },
+    });
+    await h.controller.dispose();
+    expect((await readEventLog(h.eventsFile)).events).toEqual(h.log.events());
+  });
+
+  it("a turn end schedules an evaluation after the debounce; record returns at once", async () => {
+    const h = await start();
+    await h.controller.idle();
+    expect(h.evaluators.runs).toHaveLength(1);
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    expect(h.evaluators.runs).toHaveLength(1);
+    await h.controller.idle();
+    expect(h.evaluators.runs).toHaveLength(2);
+    expect(h.evaluators.runs[1]?.events.at(-1)).toMatchObject({ name: "turn_end", seq: 1 });
+  });
+
+  it("so does an agent end", async () => {
+    const h = await start();
+    await h.controller.idle();
+    h.controller.record(agentEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    expect(h.evaluators.runs).toHaveLength(2);
+  });
+
+  it("a burst of turn and agent ends is one evaluation", async () => {
+    const h = await start();
+    await h.controller.idle();
+    for (let turn = 1; turn <= 5; turn++) {
+      h.controller.record(turnEndEvent({ assistantTurns: turn }));
+      h.controller.record(agentEndEvent({ assistantTurns: turn }));
+    }
+    await h.controller.idle();
+    expect(h.evaluators.runs).toHaveLength(2);
+    expect(h.evaluators.runs[1]?.events).toHaveLength(11);
+  });
+
+  it("other events schedule nothing", async () => {
+    const h = await start();
+    await h.controller.idle();
+    h.controller.record(inputEvent("hi"));
+    h.controller.record(toolResultEvent({ toolName: "read", toolCallId: "c1", isError: false, input: {} }));
+    await h.controller.idle();
+    expect(h.evaluators.runs).toHaveLength(1);
+  });
+
+  it("a quest sees its own events and the lifecycle events, not the events of the quest before it", async () => {
+    const h = await start();
+    await h.controller.idle();
+    h.evaluators.verdict("alpha", "pass");
+    h.controller.record(inputEvent("hello")); // seq 1
+    h.controller.record(agentEndEvent({ assistantTurns: 1 })); // seq 2, then alpha passes
+    await h.controller.idle();
+    const betaRun = h.evaluators.runs.find((run) => run.quest === "beta");
+    expect(betaRun?.events.map((event) => [event.seq, event.name, event.payload.quest])).toEqual([
+      [0, QUEST_ACTIVATED_EVENT, "alpha"],
+      [3, QUEST_COMPLETED_EVENT, "alpha"],
+      [4, QUEST_ACTIVATED_EVENT, "beta"],
+    ]);
+  });
+});
+
+describe("a passing result", () => {
+  it("completes the quest, records quest_completed, tells the learner and activates the next available quest", async () => {
+    const h = await start();
+    await h.controller.idle();
+    h.evaluators.verdict("alpha", "pass");
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    const progress = await h.progress();
+    expect(progress.completed).toEqual({
+      alpha: { at: NOW.toISOString(), definitionHash: pinQuest(ALPHA).definitionHash },
+    });
+    expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([
+      { name: QUEST_COMPLETED_EVENT, sessionId: SESSION, seq: 2, payload: { quest: "alpha" } },
+    ]);
+    expect(h.ui.notes()).toContainEqual({ message: "Quest complete: Alpha ✓", level: "info" });
+    expect(progress.active).toMatchObject({ questId: "beta", fromSeq: 3 });
+    expect(h.named(QUEST_ACTIVATED_EVENT).map((event) => [event.seq, event.payload.quest])).toEqual([
+      [0, "alpha"],
+      [3, "beta"],
+    ]);
+    expect(h.evaluators.runs.at(-1)?.quest).toBe("beta");
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Beta", position: 2, total: 3 });
+  });
+
+  it("on the last quest, nothing is active after it and the HUD says all done", async () => {
+    const h = await start({ pack: [ALPHA] });
+    await h.controller.idle();
+    h.evaluators.verdict("alpha", "pass");
+    await h.controller.command("check");
+    const progress = await h.progress();
+    expect(progress.active).toBeUndefined();
+    expect(Object.keys(progress.completed)).toEqual(["alpha"]);
+    expect(progress.lastResult).toEqual(result(ALPHA, "pass"));
+    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 1, total: 1 });
+  });
+});
+
+describe("a result that is not a pass", () => {
+  it("does not complete the quest: it is saved, and the HUD shows each check with its reason", async () => {
+    const evaluators = scriptedEvaluators();
+    evaluators.respond("alpha", result(ALPHA, "fail", "no matching input event (1 event recorded)"));
+    const h = await start({ evaluators });
+    await h.controller.idle();
+    const progress = await h.progress();
+    expect(progress.completed).toEqual({});
+    expect(progress.active?.questId).toBe("alpha");
+    expect(progress.lastResult).toEqual(result(ALPHA, "fail", "no matching input event (1 event recorded)"));
+    expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
+    expect(h.ui.notes()).toEqual([]);
+    expect(h.ui.lastHud()).toEqual({
+      kind: "active",
+      title: "Alpha",
+      position: 1,
+      total: 3,
+      checks: [
+        { describe: "You asked", status: "fail", reason: "no matching input event (1 event recorded)" },
+        { describe: "Pi answered", status: "fail", reason: "no matching input event (1 event recorded)" },
+      ],
+      evaluating: false,
+    });
+  });
+
+  it("an evaluation that throws is told as an error and changes nothing: never a pass", async () => {
+    const evaluators = scriptedEvaluators();
+    const h = await start({
+      evaluators,
+      createEvaluator: async () => async () => {
+        throw new Error("the task verifier is gone");
+      },
+    });
+    await h.controller.idle();
+    expect(h.ui.notes()).toEqual([
+      { message: "pi-quests could not check the quest: the task verifier is gone", level: "error" },
+    ]);
+    const progress = await h.progress();
+    expect(progress.lastResult).toBeUndefined();
+    expect(progress.completed).toEqual({});
+    expect(h.ui.lastHud()).toMatchObject({
+      kind: "active",
+      evaluating: false,
+      checks: [{ status: "unchecked" }, { status: "unchecked" }],
+    });
+  });
+
+  it("an evaluator that could not be made is tried again on the next check", async () => {
+    // A failure to build the evaluator (task verifier, receipts) may be passing; caching the
+    // rejected promise would make the quest uncheckable until Pi restarts.
+    const evaluators = scriptedEvaluators();
+    let attempts = 0;
+    const h = await start({
+      evaluators,
+      createEvaluator: async (...args) => {
+        attempts++;
+        if (attempts === 1) throw new Error("the data folder is locked");
+        return evaluators.createEvaluator(...args);
+      },
+    });
+    await h.controller.idle();
+    expect(h.ui.notes()).toEqual([
+      { message: "pi-quests could not check the quest: the data folder is locked", level: "error" },
+    ]);
+    await h.controller.command("check");
+    expect(attempts).toBe(2);
+    expect((await h.progress()).lastResult).toEqual(result(ALPHA, "fail"));
+    expect(h.ui.lastSaid()).toBe("Alpha: 0 passed, 2 failed, 0 pending.");
+  });
+});
+
+describe("a result whose quest was replaced while it ran", () => {
+  it("is not published: the replaced quest is not completed, and the new quest is evaluated next", async () => {
+    const evaluators = scriptedEvaluators();
+    const alphaRun = evaluators.hold("alpha");
+    const h = await start({ evaluators });
+    await alphaRun.started;
+    const command = h.controller.command("start solo");
+    await h.ui.waitFor((call) => call.kind === "say" && call.text.startsWith("Quest started: Solo"));
+    alphaRun.finish(result(ALPHA, "pass"));
+    await command;
+    await h.controller.idle();
+    const progress = await h.progress();
+    expect(progress.completed).toEqual({});
+    expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
+    expect(h.ui.notes()).toEqual([]);
+    expect(progress.active?.questId).toBe("solo");
+    expect(progress.lastResult).toEqual(result(SOLO, "fail"));
+    expect(evaluators.runs.map((run) => run.quest)).toEqual(["alpha", "solo"]);
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Solo", evaluating: false });
+  });
+});
+
+describe("/quest list", () => {
+  it("lists every quest with where the learner stands", async () => {
+    const h = await start();
+    await h.controller.idle();
+    await h.controller.command("list");
+    expect(h.ui.lastSaid()).toBe(
+      [
+        "Quests:",
+        "1. alpha: Alpha (▶ active)",
+        "2. beta: Beta (locked: needs alpha)",
+        "3. solo: Solo (○ available)",
+        "Start one with /quest start ID.",
+      ].join("\n"),
+    );
+  });
+
+  it("marks done quests, and unlocks what they opened", async () => {
+    const h = await start();
+    await h.controller.idle();
+    h.evaluators.verdict("alpha", "pass");
+    await h.controller.command("check");
+    await h.controller.command("list");
+    expect(h.ui.lastSaid()?.split("\n").slice(1, 4)).toEqual([
+      "1. alpha: Alpha (✓ done)",
+      "2. beta: Beta (▶ active)",
+      "3. solo: Solo (○ available)",
+    ]);
+  });
+});
+
+describe("/quest start", () => {
+  it("without an id asks which, naming the quests", async () => {
+    const h = await start();
+    await h.controller.command("start");
+    expect(h.ui.lastSaid()).toBe("Which quest? /quest start ID, one of: alpha, beta, solo");
+  });
+
+  it("an unknown id lists the valid ids, and nothing changes", async () => {
+    const h = await start();
+    await h.controller.idle();
+    await h.controller.command("start nope");
+    expect(h.ui.lastSaid()).toBe('No quest "nope". The quests are: alpha, beta, solo');
+    expect((await h.progress()).active?.questId).toBe("alpha");
+    expect(h.named(QUEST_ACTIVATED_EVENT)).toHaveLength(1);
+  });
+
+  it("a locked quest names what it needs, and nothing changes", async () => {
+    const h = await start();
+    await h.controller.idle();
+    await h.controller.command("start beta");
+    expect(h.ui.lastSaid()).toBe('"Beta" needs alpha first (/quest start alpha).');
+    expect((await h.progress()).active?.questId).toBe("alpha");
+    expect(h.named(QUEST_ACTIVATED_EVENT)).toHaveLength(1);
+  });
+
+  it("an available quest becomes the active one, is shown with its goal, and is evaluated before the command returns", async () => {
+    const h = await start();
+    await h.controller.idle();
+    await h.controller.command("start solo");
+    expect(h.ui.lastSaid()).toBe("Quest started: Solo\n\nAnything.");
+    const progress = await h.progress();
+    expect(progress.active).toMatchObject({ questId: "solo", fromSeq: 1, ...pinQuest(SOLO) });
+    expect(h.named(QUEST_ACTIVATED_EVENT).map((event) => event.payload.quest)).toEqual(["alpha", "solo"]);
+    expect(h.evaluators.runs.map((run) => run.quest)).toEqual(["alpha", "solo"]);
+    expect(progress.lastResult).toEqual(result(SOLO, "fail"));
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Solo", position: 3 });
+  });
+
+  it("the active quest is checked again instead", async () => {
+    const h = await start();
+    await h.controller.idle();
+    await h.controller.command("start alpha");
+    expect(h.ui.lastSaid()).toBe('"Alpha" is already the active quest; checking it now.');
+    expect(h.evaluators.runs).toHaveLength(2);
+    expect(h.named(QUEST_ACTIVATED_EVENT)).toHaveLength(1);
+  });
+});
+
+describe("/quest check", () => {
+  it("evaluates now and says the counts", async () => {
+    const h = await start();
+    await h.controller.idle();
+    await h.controller.command("check");
+    expect(h.evaluators.runs).toHaveLength(2);
+    expect(h.ui.lastSaid()).toBe("Alpha: 0 passed, 2 failed, 0 pending.");
+  });
+
+  it("with no active quest says so", async () => {
+    const dir = makeWorkspace();
+    await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });
+    const h = await start({ dir });
+    await h.controller.command("check");
+    expect(h.ui.lastSaid()).toBe("No active quest. See /quest list, then /quest start ID.");
+  });
+});
+
+describe("/quest check with confirm checks", () => {
+  const READY = quest({
+    id: "ready",
+    title: "Ready",
+    checks: [
+      { id: "read-it", describe: "You read the guide", type: "confirm", prompt: "Did you read the guide?" },
+      { id: "asked", describe: "You asked Pi", type: "event", match: { event: "input" } },
+    ],
+  });
+
+  it("asks only on /quest check, never on its own", async () => {
+    const dir = makeWorkspace();
+    const h = await start({ dir, pack: [READY, SOLO], createEvaluator: realEvaluators(dir).createEvaluator });
+    await h.controller.idle();
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    expect(h.ui.confirms()).toEqual([]);
+    expect(h.ui.lastHud()).toMatchObject({ checks: [{ status: "pending" }, { status: "fail" }] });
+  });
+
+  it("a yes is saved in progress, passed to the evaluator's `confirmed`, and not asked again", async () => {
+    const dir = makeWorkspace();
+    const engine = realEvaluators(dir);
+    const h = await start({ dir, pack: [READY, SOLO], createEvaluator: engine.createEvaluator });
+    await h.controller.idle();
+    h.ui.answer(true);
+    await h.controller.command("check");
+    expect(h.ui.confirms()).toEqual([{ title: "Ready", message: "Did you read the guide?" }]);
+    expect((await h.progress()).confirmations).toEqual({
+      ready: { "read-it": { answer: true, at: NOW.toISOString() } },
+    });
+    expect(engine.created[0]?.confirmed("read-it")).toBe(true);
+    // The confirm check passes in the real engine; the event check still waits for a message.
+    expect(h.ui.lastSaid()).toBe("Ready: 1 passed, 1 failed, 0 pending.");
+
+    await h.controller.command("check");
+    expect(h.ui.confirms()).toHaveLength(1);
+
+    h.controller.record(inputEvent("hi Pi"));
+    h.controller.record(agentEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    expect(h.ui.notes()).toContainEqual({ message: "Quest complete: Ready ✓", level: "info" });
+    expect((await h.progress()).active?.questId).toBe("solo");
+  });
+
+  it("a no is saved, the check stays pending, and the next /quest check asks again", async () => {
+    const dir = makeWorkspace();
+    const engine = realEvaluators(dir);
+    const h = await start({ dir, pack: [READY, SOLO], createEvaluator: engine.createEvaluator });
+    await h.controller.idle();
+    h.ui.answer(false);
+    await h.controller.command("check");
+    expect((await h.progress()).confirmations).toEqual({
+      ready: { "read-it": { answer: false, at: NOW.toISOString() } },
+    });
+    expect(h.ui.lastSaid()).toBe("Ready: 0 passed, 1 failed, 1 pending.");
+    h.ui.answer(true);
+    await h.controller.command("check");
+    expect(h.ui.confirms()).toHaveLength(2);
+    expect((await h.progress()).confirmations.ready?.["read-it"]?.answer).toBe(true);
+  });
+
+  it("a no reaches the evaluator's `confirmed` as false (the engine then says it was answered no)", async () => {
+    const evaluators = scriptedEvaluators();
+    const h = await start({ pack: [READY, SOLO], evaluators });
+    await h.controller.idle();
+    h.ui.answer(false);
+    await h.controller.command("check");
+    expect(evaluators.created[0]?.confirmed("read-it")).toBe(false);
+  });
+
+  it("with no one to answer (no UI), nothing is saved and the check stays pending", async () => {
+    const dir = makeWorkspace();
+    const h = await start({ dir, pack: [READY, SOLO], createEvaluator: realEvaluators(dir).createEvaluator });
+    await h.controller.idle();
+    await h.controller.command("check");
+    expect(h.ui.confirms()).toHaveLength(1);
+    expect((await h.progress()).confirmations).toEqual({});
+    expect(h.ui.lastSaid()).toBe("Ready: 0 passed, 1 failed, 1 pending.");
+  });
+});
+
+describe("/quest hint", () => {
+  it("gives one hint at a time, then stays on the last, and remembers where it is", async () => {
+    const h = await start();
+    await h.controller.idle();
+    for (let i = 0; i < 3; i++) await h.controller.command("hint");
+    expect(h.ui.said()).toEqual([
+      "Hint 1/2: Type a message.",
+      "Hint 2/2 (the last one): Press Enter.",
+      "Hint 2/2 (the last one): Press Enter.",
+    ]);
+    expect((await h.progress()).active?.hintsShown).toBe(2);
+  });
+
+  it("a quest without hints gives its goal", async () => {
+    const h = await start({ pack: [SOLO] });
+    await h.controller.command("hint");
+    expect(h.ui.lastSaid()).toBe('"Solo" has no hints. Its goal:\nAnything.');
+  });
+
+  it("with no active quest says so", async () => {
+    const dir = makeWorkspace();
+    await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });
+    const h = await start({ dir });
+    await h.controller.command("hint");
+    expect(h.ui.lastSaid()).toBe("No active quest. See /quest list, then /quest start ID.");
+  });
+});
+
+describe("/quest status", () => {
+  it("before any result: not checked yet, and the goal", async () => {
+    const h = await start({
+      createEvaluator: async () => async () => {
+        throw new Error("no engine");
+      },
+    });
+    await h.controller.idle();
+    await h.controller.command("status");
+    expect(h.ui.lastSaid()).toBe("Alpha: not checked yet\n\nGoal: Say hello to Pi.");
+  });
+
+  it("reports the last result with its evidence, including a failing command's last output lines", async () => {
+    const failing: QuestResult = {
+      quest: "alpha",
+      status: "fail",
+      counts: { passed: 1, failed: 1, pending: 0 },
+      checks: [
+        {
+          id: "asked",
+          type: "event",
+          status: "pass",
+          describe: "You asked",
+          evidence: { kind: "event", summary: "matching input event at seq 1", matched: 1, scanned: 2 },
+        },
+        {
+          id: "answered",
+          type: "command",
+          status: "fail",
+          describe: "Pi answered",
+          evidence: {
+            kind: "command",
+            summary: "exit code 1, expected = 0",
+            script: "npm test",
+            cwd: ".",
+            isolation: "worktree",
+            exitCode: 1,
+            output: "first line\nAssertionError: expected 2 to be 3\n",
+          },
+        },
+      ],
+    };
+    const evaluators = scriptedEvaluators();
+    evaluators.respond("alpha", failing);
+    const h = await start({ evaluators });
+    await h.controller.idle();
+    await h.controller.command("status");
+    const said = h.ui.lastSaid() ?? "";
+    expect(said).toBe(`${formatQuestResult(failing, "Alpha")}\nGoal: Say hello to Pi.`);
+    expect(said.split("\n")).toEqual([
+      "alpha: Alpha",
+      "  [pass] asked (You asked): matching input event at seq 1",
+      "  [FAIL] answered (Pi answered): exit code 1, expected = 0",
+      "      last 2 line(s) of output:",
+      "      | first line",
+      "      | AssertionError: expected 2 to be 3",
+      "FAIL: 1 passed, 1 failed, 0 pending",
+      "",
+      "Goal: Say hello to Pi.",
+    ]);
+  });
+
+  it("with no active quest says why, when something is waiting", async () => {
+    const dir = makeWorkspace();
+    await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });
+    const h = await start({ dir });
+    await h.controller.command("status");
+    expect(h.ui.lastSaid()).toBe("No active quest. See /quest list, then /quest start ID.");
+  });
+});
+
+describe("/quest reset", () => {
+  const SANDBOX = { template: "/pack/sandboxes/first-file", baseline: "b".repeat(40), at: DONE.at };
+
+  /** A learner who finished alpha and works on beta, in a folder made from a sandbox. */
+  async function midway() {
+    const dir = makeWorkspace();
+    await seedProgress(dir, { sandbox: SANDBOX });
+    const h = await start({ dir });
+    await h.controller.idle();
+    h.evaluators.verdict("alpha", "pass");
+    await h.controller.command("check");
+    h.evaluators.verdict("alpha", "fail");
+    expect((await h.progress()).active?.questId).toBe("beta");
+    return h;
+  }
+
+  it("asks first; a no changes nothing", async () => {
+    const h = await midway();
+    const before = await readFile(h.progressFile);
+    const events = h.log.events().length;
+    h.ui.answer(false);
+    await h.controller.command("reset");
+    expect(h.ui.confirms()).toEqual([
+      {
+        title: "Reset quest progress?",
+        message: "Every quest in this folder starts over. Your files are kept.",
+      },
+    ]);
+    expect(h.ui.lastSaid()).toBe("Reset cancelled.");
+    expect(await readFile(h.progressFile)).toEqual(before);
+    expect(h.log.events()).toHaveLength(events);
+  });
+
+  it("without a UI to confirm, changes nothing either", async () => {
+    const h = await midway();
+    const before = await readFile(h.progressFile);
+    await h.controller.command("reset");
+    expect(h.ui.lastSaid()).toBe("Reset needs Pi's interactive UI to confirm.");
+    expect(await readFile(h.progressFile)).toEqual(before);
+  });
+
+  it("a yes starts over from the first quest, keeps the sandbox record, and hides earlier lifecycle events", async () => {
+    const h = await midway();
+    const resetAt = h.log.nextSeq();
+    h.ui.answer(true);
+    await h.controller.command("reset");
+    expect(h.ui.said()).toContain("Quest progress reset.");
+    const progress = await h.progress();
+    expect(progress.completed).toEqual({});
+    expect(progress.sandbox).toEqual(SANDBOX);
+    expect(progress.epochSeq).toBe(resetAt);
+    expect(progress.active).toMatchObject({ questId: "alpha", fromSeq: resetAt, hintsShown: 0 });
+    // The new attempt sees none of what came before the reset, not even alpha's completion.
+    const last = h.evaluators.runs.at(-1);
+    expect(last?.quest).toBe("alpha");
+    expect(last?.events.map((event) => [event.seq, event.name])).toEqual([[resetAt, QUEST_ACTIVATED_EVENT]]);
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha", position: 1 });
+  });
+});
+
+describe("/quest help and unknown subcommands", () => {
+  it("no subcommand, or help, shows the help", async () => {
+    const h = await start();
+    await h.controller.command("");
+    await h.controller.command("help");
+    expect(h.ui.said()).toEqual([questHelp(), questHelp()]);
+  });
+
+  it("an unknown subcommand is named, followed by the valid ones", async () => {
+    const h = await start();
+    await h.controller.command("frobnicate now");
+    const said = h.ui.lastSaid() ?? "";
+    expect(said).toBe(`Unknown /quest command "frobnicate".\n${questHelp()}`);
+    for (const name of Object.keys(SUBCOMMANDS)) expect(said).toContain(`/quest ${name}`);
+  });
+
+  it("quests() gives the ids and titles for completion", async () => {
+    const h = await start();
+    expect(h.controller.quests()).toEqual([
+      { id: "alpha", title: "Alpha" },
+      { id: "beta", title: "Beta" },
+      { id: "solo", title: "Solo" },
+    ]);
+  });
+});
+
+describe("a restart over the same progress and event log", () => {
+  it("continues the same active quest from its pinned definition, even if the quest file was edited", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir });
+    await first.controller.idle();
+    first.controller.record(inputEvent("hello")); // seq 1, before the restart
+    await first.controller.command("hint");
+    const pinned = (await first.progress()).active;
+    await first.controller.dispose();
+
+    const second = await start({ dir, pack: [ALPHA_EDITED, BETA, SOLO] });
+    await second.controller.idle();
+    expect((await second.progress()).active).toEqual(pinned);
+    expect(second.named(QUEST_ACTIVATED_EVENT)).toHaveLength(1);
+    // What is evaluated is the quest as activated, not the edited file.
+    expect(second.evaluators.created.map((created) => created.quest)).toEqual([ALPHA]);
+    expect(second.evaluators.runs[0]?.events.map((event) => event.name)).toEqual([
+      QUEST_ACTIVATED_EVENT,
+      "input",
+    ]);
+    expect(second.ui.lastHud()).toMatchObject({
+      kind: "active",
+      title: "Alpha",
+      checks: [{ describe: "You asked" }, { describe: "Pi answered" }],
+    });
+    await second.controller.command("hint");
+    expect(second.ui.lastSaid()).toBe("Hint 2/2 (the last one): Press Enter.");
+    expect(second.ui.notes()).toEqual([]);
+  });
+
+  it("with the real engine, the edited check does not decide: the pinned checks pass and complete the quest", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir, createEvaluator: realEvaluators(dir).createEvaluator });
+    await first.controller.idle();
+    first.controller.record(inputEvent("hello"));
+    await first.controller.dispose();
+
+    const second = await start({
+      dir,
+      pack: [ALPHA_EDITED, BETA, SOLO],
+      createEvaluator: realEvaluators(dir).createEvaluator,
+    });
+    await second.controller.idle();
+    second.controller.record(agentEndEvent({ assistantTurns: 1 }));
+    await second.controller.idle();
+    const progress = await second.progress();
+    expect(progress.completed.alpha?.definitionHash).toBe(pinQuest(ALPHA).definitionHash);
+    expect(progress.active?.questId).toBe("beta");
+  });
+
+  it("shows the last result at once, before evaluating again", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir });
+    await first.controller.idle();
+    await first.controller.dispose();
+    const second = await start({ dir });
+    expect(second.ui.huds()[0]).toMatchObject({
+      kind: "active",
+      checks: [{ status: "fail", reason: "no matching event" }, { status: "fail" }],
+    });
+  });
+
+  it("numbers new events after the old ones", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir });
+    first.controller.record(inputEvent("one"));
+    await first.controller.dispose();
+    const second = await start({ dir });
+    second.controller.record(inputEvent("two"));
+    await second.controller.dispose();
+    const { events } = await readEventLog(second.eventsFile);
+    expect(events.map((event) => [event.seq, event.name])).toEqual([
+      [0, QUEST_ACTIVATED_EVENT],
+      [1, "input"],
+      [2, "input"],
+    ]);
+  });
+
+  it("a pinned definition that was tampered with is not used: the learner is told, and a quest is activated afresh", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir });
+    await first.controller.idle();
+    await first.controller.dispose();
+    const saved = JSON.parse(await readFile(first.progressFile, "utf8"));
+    saved.active.definition.title = "Hacked";
+    await writeFile(first.progressFile, JSON.stringify(saved));
+
+    const second = await start({ dir });
+    await second.controller.idle();
+    expect(second.ui.notes()).toEqual([
+      {
+        message:
+          "pi-quests: the active quest could not be restored (the pinned definition does not match its hash); choose one with /quest list",
+        level: "warning",
+      },
+    ]);
+    const progress = await second.progress();
+    expect(progress.active).toMatchObject({ questId: "alpha", fromSeq: 1, ...pinQuest(ALPHA) });
+    expect(second.named(QUEST_ACTIVATED_EVENT)).toHaveLength(2);
+    expect(second.ui.lastHud()).toMatchObject({ title: "Alpha" });
+  });
+});
+
+describe("a progress file that cannot be read", () => {
+  it("is kept as a backup, the learner is warned with its name, and the controller starts over", async () => {
+    const dir = makeWorkspace();
+    await mkdir(join(dir, "data"));
+    await writeFile(join(dir, "data", "progress.json"), "{ this is not json");
+    const h = await start({ dir });
+    await h.controller.idle();
+    const backup = `${h.progressFile}.corrupt-2030-01-02T03-04-05.000Z`;
+    const [note, ...others] = h.ui.notes();
+    expect(others).toEqual([]);
+    expect(note?.level).toBe("warning");
+    expect(note?.message).toMatch(/^pi-quests: your progress file could not be read \(not JSON/);
+    expect(note?.message).toContain(`It was kept as ${backup}; progress starts over.`);
+    expect(await readFile(backup, "utf8")).toBe("{ this is not json");
+    expect((await h.progress()).active?.questId).toBe("alpha");
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha" });
+  });
+});
+
+describe("dispose", () => {
+  it("aborts a running evaluation, and nothing is published after it", async () => {
+    const evaluators = scriptedEvaluators();
+    const alphaRun = evaluators.hold("alpha");
+    const h = await start({ evaluators });
+    const input = await alphaRun.started;
+    // An evaluator that, stopped, still answers: a pass that must not count.
+    input.signal?.addEventListener("abort", () => alphaRun.finish(result(ALPHA, "pass")));
+    const hudsBefore = h.ui.huds().length;
+    await h.controller.dispose();
+    expect(input.signal?.aborted).toBe(true);
+    const progress = await h.progress();
+    expect(progress.completed).toEqual({});
+    expect(progress.lastResult).toBeUndefined();
+    expect(progress.active?.questId).toBe("alpha");
+    expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
+    expect(h.ui.notes()).toEqual([]);
+    expect(h.ui.huds()).toHaveLength(hudsBefore);
+  });
+
+  it("writes every recorded event to the file", async () => {
+    const h = await start();
+    for (let i = 0; i < 20; i++) h.controller.record(inputEvent(`message ${i}`));
+    await h.controller.dispose();
+    expect((await readEventLog(h.eventsFile)).events).toEqual(h.log.events());
+  });
+
+  it("after it, turn ends schedule nothing", async () => {
+    const h = await start();
+    await h.controller.idle();
+    await h.controller.dispose();
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    expect(h.evaluators.runs).toHaveLength(1);
+  });
+});
+
+describe("sandbox quests", () => {
+  /** Every file under `dir` and its bytes. */
+  function snapshot(dir: string): Record<string, string> {
+    const entries: Record<string, string> = {};
+    const walk = (folder: string) => {
+      for (const name of readdirSync(folder)) {
+        const path = join(folder, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else entries[relative(dir, path)] = readFileSync(path).toString("base64");
+      }
+    };
+    walk(dir);
+    return entries;
+  }
+
+  function gitEnv(): Record<string, string> {
+    const home = makeWorkspace({ ".gitconfig": "" });
+    return {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+      GIT_CONFIG_NOSYSTEM: "1",
+    };
+  }
+
+  it("in a folder that is not empty is not activated: the HUD shows why and the folder is untouched", async () => {
+    const template = makeWorkspace({ "README.md": "# Practice\n" });
+    const workspace = makeWorkspace({ "mine.txt": "my notes\n" });
+    const before = snapshot(workspace);
+    const practice = quest({ id: "practice", title: "Practice", sandboxDir: template });
+    const h = await start({
+      pack: [practice],
+      prepareSandbox: (of) =>
+        prepareSandbox({ template: of.sandboxDir, workspace, questId: of.id, env: gitEnv() }),
+    });
+    await h.controller.idle();
+    const notice = 'next: "Practice" needs an empty folder (/quest start practice)';
+    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 0, total: 1, notice });
+    expect(hudLines({ kind: "idle", done: 0, total: 1, notice })[0]?.text).toBe(`Quests 0/1 · ${notice}`);
+    const [note] = h.ui.notes();
+    expect(note?.level).toBe("warning");
+    expect(note?.message).toMatch(
+      /^"practice" sets up a practice folder, and this folder is not empty \(mine\.txt\)/,
+    );
+    expect((await h.progress()).active).toBeUndefined();
+    expect(h.log.events()).toEqual([]);
+    expect(h.evaluators.created).toEqual([]);
+    expect(snapshot(workspace)).toEqual(before);
+
+    await h.controller.command("check");
+    expect(h.ui.lastSaid()).toBe(`No active quest: ${notice}.`);
+  });
+
+  it("a setup that fails says it could not be set up", async () => {
+    const practice = quest({ id: "practice", title: "Practice", sandboxDir: "/pack/sandboxes/practice" });
+    const outcome: SandboxOutcome = { ok: false, kind: "failed", message: "git is not installed" };
+    const h = await start({ pack: [practice], prepareSandbox: async () => outcome });
+    expect(h.ui.lastHud()).toEqual({
+      kind: "idle",
+      done: 0,
+      total: 1,
+      notice: 'next: "Practice" could not be set up (/quest start practice)',
+    });
+    expect(h.ui.notes()).toEqual([{ message: "git is not installed", level: "warning" }]);
+  });
+
+  it("an empty folder is set up once, recorded in progress, and a later quest with the same template reuses it", async () => {
+    const template = "/pack/sandboxes/shared";
+    const first = quest({ id: "first", title: "First", sandboxDir: template });
+    const second = quest({ id: "second", title: "Second", requires: ["first"], sandboxDir: template });
+    const sandboxBaseline = "b".repeat(40);
+    let head: string | undefined;
+    const h = await start({
+      pack: [first, second],
+      prepareSandbox: async () => {
+        head = sandboxBaseline;
+        return { ok: true, baseline: sandboxBaseline };
+      },
+      headCommit: async () => head,
+    });
+    await h.controller.idle();
+    let progress = await h.progress();
+    expect(progress.sandbox).toEqual({ template, baseline: sandboxBaseline, at: NOW.toISOString() });
+    expect(progress.active).toMatchObject({ questId: "first", baseline: sandboxBaseline });
+    expect(h.sandboxCalls.map((of) => of.id)).toEqual(["first"]);
+
+    h.evaluators.verdict("first", "pass");
+    await h.controller.command("check");
+    progress = await h.progress();
+    expect(progress.active?.questId).toBe("second");
+    expect(h.sandboxCalls.map((of) => of.id)).toEqual(["first"]);
+  });
+
+  it("a /quest start that cannot set up its sandbox leaves the active quest as it was", async () => {
+    const practice = quest({ id: "practice", title: "Practice", sandboxDir: "/pack/sandboxes/practice" });
+    const message = '"practice" sets up a practice folder, and this folder is not empty (mine.txt), …';
+    const h = await start({
+      pack: [ALPHA, BETA, SOLO, practice],
+      prepareSandbox: async () => ({ ok: false, kind: "not_empty", message }),
+    });
+    await h.controller.idle();
+    await h.controller.command("hint");
+    const before = await h.progress();
+    await h.controller.command("start practice");
+    expect(h.ui.lastSaid()).toBe(message);
+    await h.controller.idle();
+    expect((await h.progress()).active).toEqual(before.active);
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha" });
+  });
+});

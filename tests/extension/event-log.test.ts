@@ -1,0 +1,393 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { readEventsFile } from "../../src/cli/events-file.ts";
+import type { VerifierEvent } from "../../src/core/events.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
+import { inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
+import {
+  createEventLog,
+  DEFAULT_MAX_EVENTS,
+  type EventLog,
+  type EventLogOptions,
+  LIFECYCLE_EVENTS,
+  MAX_STRING_CHARS,
+  nextSeqOf,
+} from "../../src/extension/event-log.ts";
+import { readEventLog } from "../../src/extension/event-log-reader.ts";
+import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+/** Every log a test opened: its background writes end before the folders are removed. */
+const opened: EventLog[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((log) => log.flush()));
+  removeWorkspaces();
+});
+
+const eventsFile = (dir = makeWorkspace()) => join(dir, "data", "events.jsonl");
+
+function openLog(
+  options: EventLogOptions & { file?: string; events?: VerifierEvent[]; firstSeq?: number } = {},
+) {
+  const file = options.file ?? eventsFile();
+  const log = createEventLog(file, options.events ?? [], options.firstSeq ?? 0, options);
+  opened.push(log);
+  return log;
+}
+
+/** The file as the events it holds, one JSON object a line. */
+async function fileEvents(file: string): Promise<unknown[]> {
+  const text = await readFile(file, "utf8");
+  expect(text.endsWith("\n")).toBe(true);
+  return text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line));
+}
+
+const activated = (quest: string) => ({ name: QUEST_ACTIVATED_EVENT, payload: { quest } });
+const completed = (quest: string) => ({ name: QUEST_COMPLETED_EVENT, payload: { quest } });
+
+describe("recording", () => {
+  it("numbers events in order from firstSeq and returns each as recorded", () => {
+    const log = openLog({ firstSeq: 7 });
+    expect(log.nextSeq()).toBe(7);
+    const first = log.record(inputEvent("hello"), "session-1");
+    const second = log.record(turnEndEvent({ assistantTurns: 1 }));
+    expect(first).toEqual({ name: "input", sessionId: "session-1", seq: 7, payload: { text: "hello" } });
+    expect(second).toEqual({ name: "turn_end", seq: 8, payload: { assistantTurns: 1 } });
+    expect(log.nextSeq()).toBe(9);
+    expect(log.events()).toEqual([first, second]);
+  });
+
+  it("leaves out an empty session id", () => {
+    const log = openLog();
+    expect(log.record(inputEvent("hi"), "")).not.toHaveProperty("sessionId");
+  });
+
+  it("holds the events it was opened with, before the new ones", () => {
+    const old: VerifierEvent = { name: "input", seq: 3, payload: { text: "before" } };
+    const log = openLog({ events: [old], firstSeq: 4 });
+    const added = log.record(inputEvent("after"));
+    expect(log.events()).toEqual([old, added]);
+  });
+
+  it("writes one JSON line an event: after flush the file equals the events", async () => {
+    const file = eventsFile();
+    const log = openLog({ file });
+    log.record(inputEvent("hello"), "s");
+    log.record(
+      toolResultEvent({ toolName: "write", toolCallId: "c1", isError: false, input: { path: "a" } }),
+      "s",
+    );
+    log.record(turnEndEvent({ assistantTurns: 1 }), "s");
+    await log.flush();
+    expect(await fileEvents(file)).toEqual(log.events());
+  });
+
+  it("appends to an existing file, keeping what was there", async () => {
+    const file = eventsFile();
+    const first = openLog({ file });
+    first.record(inputEvent("one"));
+    await first.flush();
+    const reopened = await readEventLog(file);
+    const second = openLog({ file, events: reopened.events, firstSeq: 1 });
+    second.record(inputEvent("two"));
+    await second.flush();
+    expect(await fileEvents(file)).toEqual([
+      { name: "input", seq: 0, payload: { text: "one" } },
+      { name: "input", seq: 1, payload: { text: "two" } },
+    ]);
+  });
+
+  it("a write error is reported to onWriteError, never thrown from record or flush", async () => {
+    const dir = makeWorkspace({ "not-a-folder": "x" });
+    const errors: unknown[] = [];
+    const log = openLog({
+      file: join(dir, "not-a-folder", "events.jsonl"),
+      onWriteError: (e) => errors.push(e),
+    });
+    expect(() => log.record(inputEvent("hi"))).not.toThrow();
+    await log.flush(); // resolves, does not reject
+    expect(errors.length).toBeGreaterThan(0);
+    // mkdir of the folder meets a file there.
+    expect((errors[0] as NodeJS.ErrnoException).code).toBe("EEXIST");
+    // Recording goes on in memory.
+    expect(log.events().map((event) => event.seq)).toEqual([0]);
+  });
+
+  it("a log whose folder cannot be made leaves no unhandled promise rejection before its first event", async () => {
+    // Pi runs with unhandled rejections fatal: the folder is made when the log is created, and
+    // that failure must reach onWriteError, not the process, even if no event comes soon.
+    const dir = makeWorkspace({ "not-a-folder": "x" });
+    const unhandled: unknown[] = [];
+    const errors: unknown[] = [];
+    const saved = process.listeners("unhandledRejection");
+    process.removeAllListeners("unhandledRejection");
+    const catchIt = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", catchIt);
+    try {
+      const log = openLog({
+        file: join(dir, "not-a-folder", "events.jsonl"),
+        onWriteError: (error) => errors.push(error),
+      });
+      // A turn of the event loop with nothing recorded, as while Pi loads the session.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await new Promise((resolve) => setImmediate(resolve));
+      log.record(inputEvent("hi"));
+      await log.flush();
+    } finally {
+      process.off("unhandledRejection", catchIt);
+      for (const listener of saved) process.on("unhandledRejection", listener);
+    }
+    expect(unhandled).toEqual([]);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe("payloads are bounded", () => {
+  it(`cuts strings longer than ${MAX_STRING_CHARS} characters and says how much was cut`, () => {
+    const log = openLog();
+    const long = "x".repeat(MAX_STRING_CHARS + 3000);
+    const recorded = log.record(
+      toolResultEvent({
+        toolName: "write",
+        toolCallId: "c1",
+        isError: false,
+        input: { path: "big.txt", content: long },
+      }),
+    );
+    const input = recorded.payload.input as { path: string; content: string };
+    expect(input.path).toBe("big.txt");
+    expect(input.content).toBe(`${"x".repeat(MAX_STRING_CHARS)}…[3000 more chars]`);
+  });
+
+  it(`keeps a string of exactly ${MAX_STRING_CHARS} characters whole`, () => {
+    const exact = "y".repeat(MAX_STRING_CHARS);
+    expect(openLog().record({ name: "input", payload: { text: exact } }).payload.text).toBe(exact);
+  });
+
+  it("cuts strings inside arrays too, and keeps numbers, booleans and null", () => {
+    const long = "z".repeat(MAX_STRING_CHARS + 1);
+    const recorded = openLog().record({ name: "x", payload: { list: [long, 1, true, null] } });
+    expect(recorded.payload.list).toEqual([`${"z".repeat(MAX_STRING_CHARS)}…[1 more chars]`, 1, true, null]);
+  });
+
+  it("summarizes nesting deeper than six levels", () => {
+    type Nest = { a?: Nest; leaf?: string };
+    let nested: Nest = { leaf: "bottom" };
+    for (let i = 0; i < 10; i++) nested = { a: nested };
+    const recorded = openLog().record({ name: "x", payload: nested as Record<string, unknown> });
+    // payload.a (level 1) … payload.a.a.a.a.a (level 5) are kept; the object at level 6 is not.
+    let level: unknown = recorded.payload;
+    for (let depth = 1; depth <= 5; depth++) {
+      level = (level as Nest).a;
+      expect(typeof level).toBe("object");
+    }
+    expect((level as Nest).a).toBe("[nested too deep]");
+    expect(JSON.stringify(recorded).length).toBeLessThan(200);
+  });
+
+  it("records a copy: the caller's payload is not changed", () => {
+    const payload = { text: "q".repeat(MAX_STRING_CHARS * 2) };
+    openLog().record({ name: "input", payload });
+    expect(payload.text.length).toBe(MAX_STRING_CHARS * 2);
+  });
+});
+
+describe("the log is bounded", () => {
+  it(`keeps ${DEFAULT_MAX_EVENTS} events by default`, () => {
+    expect(DEFAULT_MAX_EVENTS).toBe(5000);
+    expect([...LIFECYCLE_EVENTS].sort()).toEqual([QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT]);
+  });
+
+  it("past maxEvents drops the oldest ordinary events down to three quarters, keeping lifecycle events", () => {
+    const log = openLog({ maxEvents: 8 });
+    log.record(activated("first-prompt")); // seq 0
+    log.record(inputEvent("1")); // seq 1
+    log.record(completed("first-prompt")); // seq 2
+    log.record(activated("first-file")); // seq 3
+    for (let i = 2; i <= 5; i++) log.record(inputEvent(String(i))); // seq 4..7: 8 events, the limit
+    expect(log.events()).toHaveLength(8);
+    log.record(inputEvent("6")); // seq 8: 9 events, 6 are kept
+    expect(log.events().map((event) => event.seq)).toEqual([0, 2, 3, 6, 7, 8]);
+    expect(log.events().map((event) => event.name)).toEqual([
+      QUEST_ACTIVATED_EVENT,
+      QUEST_COMPLETED_EVENT,
+      QUEST_ACTIVATED_EVENT,
+      "input",
+      "input",
+      "input",
+    ]);
+    expect(log.nextSeq()).toBe(9);
+  });
+
+  it("rewrites the file to the kept events, atomically, and appends after it", async () => {
+    const file = eventsFile();
+    const log = openLog({ file, maxEvents: 4 });
+    log.record(activated("q"));
+    for (let i = 0; i < 6; i++) log.record(inputEvent(String(i)));
+    await log.flush();
+    expect(await fileEvents(file)).toEqual(log.events());
+    log.record(turnEndEvent({ assistantTurns: 1 }));
+    await log.flush();
+    expect(await fileEvents(file)).toEqual(log.events());
+    expect(log.events()[0]?.name).toBe(QUEST_ACTIVATED_EVENT);
+    expect(await readdir(join(file, ".."))).toEqual(["events.jsonl"]);
+  });
+
+  it("Infinity keeps everything", () => {
+    const log = openLog({ maxEvents: Number.POSITIVE_INFINITY });
+    for (let i = 0; i < 50; i++) log.record(inputEvent(String(i)));
+    expect(log.events()).toHaveLength(50);
+  });
+});
+
+describe("nextSeqOf: where a log continues, from its last line", () => {
+  it("is 0 for a missing file", async () => {
+    expect(await nextSeqOf(eventsFile())).toBe(0);
+  });
+
+  it("is 0 for an empty file", async () => {
+    const dir = makeWorkspace({ "events.jsonl": "" });
+    expect(await nextSeqOf(join(dir, "events.jsonl"))).toBe(0);
+  });
+
+  it("is one past the last event's seq", async () => {
+    const file = eventsFile();
+    const log = openLog({ file, firstSeq: 40 });
+    for (let i = 0; i < 3; i++) log.record(inputEvent(String(i)));
+    await log.flush();
+    expect(await nextSeqOf(file)).toBe(43);
+    expect(await nextSeqOf(file)).toBe(log.nextSeq());
+  });
+
+  it("skips a partial last line (a crash mid-write) and uses the line before", async () => {
+    const dir = makeWorkspace({
+      "events.jsonl":
+        '{"name":"input","seq":0,"payload":{}}\n{"name":"input","seq":1,"payload":{}}\n{"name":"inp',
+    });
+    expect(await nextSeqOf(join(dir, "events.jsonl"))).toBe(2);
+  });
+
+  it("reads a log whose last line is longer than its 64 KiB read window", async () => {
+    // Strings are cut to MAX_STRING_CHARS, but an array of them is not: one tool call's input
+    // can make a line of any length. A wrong answer here numbers new events from 0 again.
+    const file = eventsFile();
+    const log = openLog({ file });
+    log.record(inputEvent("before"));
+    log.record(
+      toolResultEvent({
+        toolName: "edit",
+        toolCallId: "c1",
+        isError: false,
+        input: { edits: Array.from({ length: 40 }, () => "e".repeat(MAX_STRING_CHARS)) },
+      }),
+    );
+    await log.flush();
+    expect((await readFile(file)).length).toBeGreaterThan(64 * 1024);
+    expect(await nextSeqOf(file)).toBe(2);
+  });
+});
+
+describe("readEventLog: reading a log back", () => {
+  it("is empty for a missing file", async () => {
+    expect(await readEventLog(eventsFile())).toEqual({ events: [], skippedLines: 0 });
+  });
+
+  it("returns the valid events in seq order, skipping and counting lines that are not events", async () => {
+    const dir = makeWorkspace();
+    const file = join(dir, "events.jsonl");
+    await writeFile(
+      file,
+      [
+        '{"name":"input","seq":2,"payload":{"text":"b"}}',
+        "not json at all",
+        "",
+        '{"name":"input","seq":0,"payload":{"text":"a"}}',
+        '{"seq":1,"payload":{}}',
+        '{"name":"turn_end","seq":3}',
+        '{"name":"input","seq":4,"payload":{},"extra":1}',
+        '{"name":"input","seq":5,"pay',
+      ].join("\n"),
+    );
+    const read = await readEventLog(file);
+    expect(read.skippedLines).toBe(4);
+    expect(read.events).toEqual([
+      { name: "input", seq: 0, payload: { text: "a" } },
+      { name: "input", seq: 2, payload: { text: "b" } },
+      { name: "turn_end", seq: 3, payload: {} },
+    ]);
+  });
+
+  it("reads back exactly what the log wrote", async () => {
+    const file = eventsFile();
+    const log = openLog({ file });
+    log.record(activated("first-file"), "s1");
+    log.record(inputEvent("x".repeat(MAX_STRING_CHARS + 10)), "s1");
+    await log.flush();
+    expect(await readEventLog(file)).toEqual({ events: log.events(), skippedLines: 0 });
+  });
+});
+
+describe("the file is what `pi-quests check --events` reads", () => {
+  it("the CLI's reader accepts it and sees the same events", async () => {
+    const file = eventsFile();
+    const log = openLog({ file });
+    log.record(activated("first-file"), "s1");
+    log.record(inputEvent("create hello.txt"), "s1");
+    log.record(
+      toolResultEvent({ toolName: "write", toolCallId: "c1", isError: false, input: { path: "hello.txt" } }),
+      "s1",
+    );
+    log.record(turnEndEvent({ assistantTurns: 1, turnIndex: 0 }), "s1");
+    await log.flush();
+    expect(await readEventsFile(file)).toEqual({ ok: true, events: log.events() });
+  });
+
+  it("still accepts it after a compaction rewrote it", async () => {
+    const file = eventsFile();
+    const log = openLog({ file, maxEvents: 5 });
+    log.record(activated("q"), "s1");
+    for (let i = 0; i < 12; i++) log.record(inputEvent(String(i)), "s1");
+    await log.flush();
+    expect(await readEventsFile(file)).toEqual({ ok: true, events: log.events() });
+  });
+
+  it("and after a restart continued it from nextSeqOf", async () => {
+    const file = eventsFile();
+    const first = openLog({ file });
+    first.record(inputEvent("one"), "s1");
+    first.record(turnEndEvent({ assistantTurns: 1 }), "s1");
+    await first.flush();
+    const second = openLog({ file, firstSeq: await nextSeqOf(file) });
+    second.record(inputEvent("two"), "s2");
+    await second.flush();
+    const read = await readEventsFile(file);
+    expect(read.ok && read.events.map((event) => [event.seq, event.sessionId])).toEqual([
+      [0, "s1"],
+      [1, "s1"],
+      [2, "s2"],
+    ]);
+  });
+});
+
+describe("the folder", () => {
+  it("is created with the log, on the first write", async () => {
+    const dir = makeWorkspace();
+    const file = join(dir, "a", "b", "events.jsonl");
+    const log = openLog({ file });
+    log.record(inputEvent("hi"));
+    await log.flush();
+    expect(await readdir(join(dir, "a", "b"))).toEqual(["events.jsonl"]);
+  });
+
+  it("an existing folder is fine", async () => {
+    const dir = makeWorkspace();
+    await mkdir(join(dir, "data"));
+    const log = openLog({ file: join(dir, "data", "events.jsonl") });
+    log.record(inputEvent("hi"));
+    await log.flush();
+    expect(await fileEvents(join(dir, "data", "events.jsonl"))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import type { CheckResult } from "../../src/core/results.ts";
+import {
+  type HudCheck,
+  type HudState,
+  hudCheck,
+  hudLines,
+  hudStatus,
+  MARK,
+} from "../../src/extension/hud.ts";
+
+function active(checks: HudCheck[], fields: Partial<Extract<HudState, { kind: "active" }>> = {}): HudState {
+  return {
+    kind: "active",
+    title: "Make your first file",
+    position: 2,
+    total: 3,
+    checks,
+    evaluating: false,
+    ...fields,
+  };
+}
+
+const FOOTER = { tone: "muted", text: "  /quest hint · /quest status · /quest list" };
+
+describe("an active quest", () => {
+  it("shows its title and place in the pack, one line a check, and the commands", () => {
+    const state = active([
+      { describe: "Pi wrote hello.txt", status: "unchecked" },
+      { describe: "hello.txt exists", status: "pass", reason: "hello.txt exists (a file)" },
+      { describe: "hello.txt says hello", status: "fail", reason: "exit code 1, expected = 0" },
+      { describe: "you read it", status: "pending", reason: "pending, waiting for your answer" },
+    ]);
+    expect(hudLines(state)).toEqual([
+      { tone: "title", text: "Quest 2/3: Make your first file" },
+      { tone: "unchecked", text: "  ○ Pi wrote hello.txt" },
+      { tone: "pass", text: "  ✓ hello.txt exists" },
+      { tone: "fail", text: "  ✗ hello.txt says hello: exit code 1, expected = 0" },
+      { tone: "pending", text: "  … you read it: pending, waiting for your answer" },
+      FOOTER,
+    ]);
+    expect(hudStatus(state)).toBe("quest 2/3");
+  });
+
+  it("a passing check shows no reason, whatever its evidence says", () => {
+    const [, line] = hudLines(
+      active([{ describe: "done", status: "pass", reason: "matching event at seq 4" }]),
+    );
+    expect(line).toEqual({ tone: "pass", text: "  ✓ done" });
+  });
+
+  it("says checking… in the title and the footer status while an evaluation runs", () => {
+    const state = active([{ describe: "x", status: "unchecked" }], { evaluating: true });
+    expect(hudLines(state)[0]).toEqual({
+      tone: "title",
+      text: "Quest 2/3: Make your first file · checking…",
+    });
+    expect(hudStatus(state)).toBe("quest 2/3 · checking…");
+  });
+
+  it("marks each status with its own sign", () => {
+    expect(MARK).toEqual({ pass: "✓", fail: "✗", pending: "…", unchecked: "○" });
+  });
+});
+
+describe("reasons are one short line", () => {
+  it("keeps only the first line of a reason", () => {
+    const [, line] = hudLines(
+      active([{ describe: "tests", status: "fail", reason: "exit code 1\nstack\ntrace" }]),
+    );
+    expect(line?.text).toBe("  ✗ tests: exit code 1");
+  });
+
+  it("cuts a long reason to 72 characters, the last an ellipsis", () => {
+    const reason = "r".repeat(200);
+    const [, line] = hudLines(active([{ describe: "tests", status: "fail", reason }]));
+    expect(line?.text).toBe(`  ✗ tests: ${"r".repeat(71)}…`);
+  });
+
+  it("keeps a reason of exactly 72 characters whole", () => {
+    const reason = "s".repeat(72);
+    const [, line] = hudLines(active([{ describe: "tests", status: "fail", reason }]));
+    expect(line?.text).toBe(`  ✗ tests: ${reason}`);
+  });
+
+  it("cuts after taking the first line, so a short first line of a long reason is kept whole", () => {
+    const reason = `short\n${"t".repeat(500)}`;
+    const [, line] = hudLines(active([{ describe: "tests", status: "pending", reason }]));
+    expect(line?.text).toBe("  … tests: short");
+  });
+});
+
+describe("no active quest", () => {
+  it("all done: a congratulation, and a tick in the status", () => {
+    const state: HudState = { kind: "idle", done: 3, total: 3 };
+    expect(hudLines(state)).toEqual([{ tone: "pass", text: "Quests 3/3 done. Well played!" }]);
+    expect(hudStatus(state)).toBe("quests 3/3 ✓");
+  });
+
+  it("waiting on something: the notice says what", () => {
+    const notice = 'next: "Make your first file" needs an empty folder (/quest start first-file)';
+    const state: HudState = { kind: "idle", done: 1, total: 3, notice };
+    expect(hudLines(state)).toEqual([{ tone: "notice", text: `Quests 1/3 · ${notice}` }]);
+    expect(hudStatus(state)).toBe("quests 1/3");
+  });
+});
+
+describe("a broken setup", () => {
+  it("shows the problem, and an error status", () => {
+    const state: HudState = { kind: "broken", notice: "the quest pack has errors (see the notification)" };
+    expect(hudLines(state)).toEqual([
+      { tone: "fail", text: "pi-quests: the quest pack has errors (see the notification)" },
+    ]);
+    expect(hudStatus(state)).toBe("quests: error");
+  });
+});
+
+describe("hudCheck: a check's line from its result", () => {
+  const check = { id: "says-hello", describe: "hello.txt says hello" };
+
+  it("before any result, the check is unchecked and has no reason", () => {
+    expect(hudCheck(check)).toEqual({ describe: "hello.txt says hello", status: "unchecked" });
+  });
+
+  it("a check without a description shows its id", () => {
+    expect(hudCheck({ id: "says-hello" })).toEqual({ describe: "says-hello", status: "unchecked" });
+  });
+
+  it("a failing result gives its evidence summary as the reason", () => {
+    const result: CheckResult = {
+      id: "says-hello",
+      type: "command",
+      status: "fail",
+      evidence: {
+        kind: "command",
+        summary: "exit code 1, expected = 0",
+        script: "grep -qi hello hello.txt",
+        cwd: ".",
+        isolation: "worktree",
+        exitCode: 1,
+      },
+    };
+    expect(hudCheck(check, result)).toEqual({
+      describe: "hello.txt says hello",
+      status: "fail",
+      reason: "exit code 1, expected = 0",
+    });
+  });
+
+  it("a pending result says it is pending, then why", () => {
+    const result: CheckResult = {
+      id: "says-hello",
+      type: "command",
+      status: "pending",
+      evidence: { kind: "pending", summary: "timed out after 60000 ms", pending: "timeout" },
+    };
+    expect(hudCheck(check, result)).toEqual({
+      describe: "hello.txt says hello",
+      status: "pending",
+      reason: "pending, timed out after 60000 ms",
+    });
+  });
+
+  it("a pass keeps its summary, which the line does not show", () => {
+    const result: CheckResult = {
+      id: "file-there",
+      type: "file_exists",
+      status: "pass",
+      evidence: { kind: "file", summary: "hello.txt exists (a file)", path: "hello.txt", found: "file" },
+    };
+    const line = hudCheck({ id: "file-there", describe: "hello.txt exists" }, result);
+    expect(line).toEqual({
+      describe: "hello.txt exists",
+      status: "pass",
+      reason: "hello.txt exists (a file)",
+    });
+    expect(hudLines(active([line]))[1]?.text).toBe("  ✓ hello.txt exists");
+  });
+});
