@@ -4,6 +4,7 @@ import { cpus, homedir, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { benchCli, cliTable } from "./cli.ts";
 import { benchEngine, engineTable } from "./engine.ts";
+import { benchExtension, extensionTable, turnEndTable } from "./extension.ts";
 import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
 import { benchReceipts, receiptsTable } from "./receipts.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
@@ -16,6 +17,13 @@ process.stdout.write("## Engine: evaluateQuest, 50 probe-only checks\n\n");
 process.stdout.write(`${engineTable(await benchEngine())}\n\n`);
 process.stdout.write("## CLI: one `pi-quests check` process\n\n");
 process.stdout.write(`${cliTable(await benchCli())}\n`);
+
+// Pi itself with and without the extension (under ~/.cache/pi-quests-bench-ext, removed after).
+process.stdout.write("\n## Extension: `pi` with and without pi-quests\n\n");
+const extension = await benchExtension();
+process.stdout.write(`${extensionTable(extension)}\n`);
+process.stdout.write("\n## Extension: the turn_end handler\n\n");
+process.stdout.write(`${turnEndTable(extension)}\n`);
 
 // The verifier's data dir defaults to {agent_dir}/quests, under the home folder: measured there.
 // /tmp is measured too, for one case: on these machines it creates files far more slowly.

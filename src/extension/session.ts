@@ -10,12 +10,10 @@ import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuestPack } from "../core/loader.ts";
 import { agentDirFrom } from "../core/paths.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
-import { createGitProbe } from "../probes/git.ts";
 import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
 import { createEventLog } from "./event-log.ts";
 import { readEventLog } from "./event-log-reader.ts";
 import { openProgressStore } from "./progress.ts";
-import { prepareSandbox } from "./sandbox.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
 export const BUILT_IN_PACK = resolve(import.meta.dirname, "../../quests");
@@ -60,7 +58,6 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     onWriteError: (error) =>
       ui.notify(`pi-quests could not record an event: ${(error as Error).message}`, "warning"),
   });
-  const git = createGitProbe();
   const controller = await startQuestController({
     pack: pack.value,
     progress: openProgressStore(join(dataFolder, "progress.json")),
@@ -83,10 +80,14 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         confirmed,
       });
     },
-    prepareSandbox: (quest) =>
-      prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env }),
+    // git (simple-git, execa) loads when a quest first needs it, not while Pi starts.
+    async prepareSandbox(quest) {
+      const { prepareSandbox } = await import("./sandbox.ts");
+      return prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env });
+    },
     async headCommit() {
-      const head = await git.resolveRevision(workspace, "HEAD");
+      const { createGitProbe } = await import("../probes/git.ts");
+      const head = await createGitProbe().resolveRevision(workspace, "HEAD");
       return head.ok ? head.value : undefined;
     },
   });
