@@ -1,0 +1,223 @@
+/**
+ * The HUD as a person sees it: the real `pi` in its interactive terminal UI, under tmux (a
+ * server of its own, 120x40), offline with the scripted model and the pi-quests extension. The
+ * test reads the screen with `capture-pane`, types with `send-keys`, and checks the widget above
+ * the editor, the footer status, the completion notification and the theme's colors.
+ *
+ * What Pi 1.6 shows before the editor, found with capture-pane: a header, the loaded extensions
+ * and two warnings (fd and ripgrep not found, offline). No dialog needs a keystroke:
+ * - the first-run setup (theme, analytics) never runs when PI_CODING_AGENT_DIR is set;
+ * - the project-trust prompt appears only when the folder or an ancestor has project resources
+ *   (.pi/settings.json, .pi/extensions, .agents/skills, ...); the workspace is an empty temporary
+ *   folder, and `defaultProjectTrust: "never"` in the agent dir's settings keeps a stray .pi in
+ *   a parent of the temporary folder from turning it into a prompt;
+ * - the "tmux extended-keys is off" warning goes away with `extended-keys on` in the test's own
+ *   tmux configuration (tests/support/tmux.ts), as Pi's docs/tmux.md asks.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { PI, SCRIPTED_MODEL, type ScriptedTurn } from "../support/pi.ts";
+import { EXTENSION } from "../support/pi-rpc.ts";
+import {
+  type Cell,
+  killAllTmux,
+  requireTmux,
+  rowText,
+  startTmux,
+  stripSgr,
+  styledRows,
+} from "../support/tmux.ts";
+import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+afterEach(async () => {
+  try {
+    await killAllTmux();
+  } finally {
+    removeWorkspaces();
+  }
+});
+
+const SCRIPT: ScriptedTurn[] = [
+  // The answer to the first message.
+  { text: "Hello! I am Pi, ready to help." },
+  // The second message: hello.txt written, but it does not say hello.
+  { tools: [{ name: "write", arguments: { path: "hello.txt", content: "goodbye world\n" } }] },
+  { text: "Done: hello.txt is there." },
+];
+
+const HINT_LINE = "  /quest hint · /quest status · /quest list";
+/** A row of the editor's frame: nothing but box-drawing lines. */
+const isBorder = (line: string) => /^─{20,}$/.test(line.trim());
+const lines = (screen: string) => screen.split("\n");
+const row = (screen: string, text: string) => lines(screen).findIndex((line) => line.includes(text));
+
+/** The widget's rows, title to hint line, and where the editor and the footer status are. */
+function layout(screen: string, title: string, status: string) {
+  const rows = lines(screen);
+  const titleRow = row(screen, title);
+  const hintRow = rows.findIndex((line, index) => index > titleRow && line === HINT_LINE);
+  const borders = rows.flatMap((line, index) => (isBorder(line) ? [index] : []));
+  const statusRow = rows.findLastIndex((line) => line.trim() === status);
+  return {
+    widget: rows.slice(titleRow, hintRow + 1),
+    titleRow,
+    hintRow,
+    editorTop: borders[0] ?? -1,
+    editorBottom: borders.at(-1) ?? -1,
+    statusRow,
+  };
+}
+
+const settled = (screen: string) => !screen.includes("checking…");
+
+function find(styled: Cell[][], text: string): Cell[] {
+  const found = styled.find((cells) => rowText(cells).includes(text));
+  if (!found) throw new Error(`no row with "${text}" on the screen`);
+  return found;
+}
+/** The foreground color of `mark` in the row with `text`. */
+const markColor = (styled: Cell[][], text: string, mark: string) =>
+  find(styled, text).find((cell) => cell.char === mark)?.fg;
+
+describe("the HUD in Pi's terminal UI, under tmux", () => {
+  it("shows the quest above the editor, completes it when the learner talks to Pi, and colors the checks", async () => {
+    requireTmux();
+    const root = makeWorkspace();
+    const workspace = join(root, "workspace");
+    const agentDir = join(root, "agent");
+    const home = join(root, "home");
+    for (const dir of [workspace, agentDir, home]) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(agentDir, "settings.json"), JSON.stringify({ defaultProjectTrust: "never" }));
+    const scriptFile = join(root, "script.json");
+    writeFileSync(scriptFile, JSON.stringify(SCRIPT));
+
+    const pane = startTmux({
+      dir: root,
+      home,
+      cwd: workspace,
+      width: 120,
+      height: 40,
+      command: [
+        process.execPath,
+        PI,
+        "--offline",
+        "--no-session",
+        "-e",
+        SCRIPTED_MODEL,
+        "-e",
+        EXTENSION,
+        "--provider",
+        "scripted",
+        "--model",
+        "scripted-1",
+      ],
+      env: {
+        PI_CODING_AGENT_DIR: agentDir,
+        PI_QUESTS_SCRIPT: scriptFile,
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_AUTHOR_NAME: "Learner",
+        GIT_AUTHOR_EMAIL: "learner@example.com",
+        GIT_COMMITTER_NAME: "Learner",
+        GIT_COMMITTER_EMAIL: "learner@example.com",
+      },
+    });
+
+    try {
+      // 1. Before: the first quest, red. The activated quest is checked at once (the scheduler's
+      // questActivated), so its checks read ✗ with a reason before the learner has typed
+      // anything, as in the RPC test; ○ (unchecked) only flashes by before that first check.
+      const beforeColored = await pane.waitForScreen(
+        (screen) =>
+          screen.includes("Quest 1/3: Say hello to Pi") &&
+          /^ {2}✗ You sent Pi a message: /m.test(screen) &&
+          /^ {2}✗ Pi answered it: /m.test(screen) &&
+          /^quest 1\/3\s*$/m.test(screen) &&
+          settled(screen),
+        "the first quest in the HUD",
+        { escapes: true },
+      );
+      const before = stripSgr(beforeColored);
+      const first = layout(before, "Quest 1/3: Say hello to Pi", "quest 1/3");
+      expect(first.widget).toEqual([
+        "Quest 1/3: Say hello to Pi",
+        expect.stringMatching(/^ {2}✗ You sent Pi a message: no matching input event/),
+        expect.stringMatching(/^ {2}✗ Pi answered it: no matching agent_end event/),
+        HINT_LINE,
+      ]);
+      expect(before).not.toContain("✓");
+      // The widget sits right above the editor; the status is in the footer below it.
+      expect(first.editorTop).toBe(first.hintRow + 1);
+      expect(first.editorBottom).toBeGreaterThan(first.editorTop);
+      expect(first.statusRow).toBeGreaterThan(first.editorBottom);
+      expect(before).not.toContain("Warning: tmux extended-keys");
+      const beforeStyled = styledRows(beforeColored);
+      const failColor = markColor(beforeStyled, "✗ You sent Pi a message", "✗");
+      // ✗ in a color of the theme, not the terminal's default.
+      expect(failColor).toBeDefined();
+      expect(markColor(beforeStyled, "✗ Pi answered it", "✗")).toBe(failColor);
+
+      // 2. The learner says hello; the scripted model answers; the quest completes.
+      pane.type("Hi Pi, what can you do in this folder?", "Enter");
+      const after = await pane.waitForScreen(
+        (screen) =>
+          screen.includes("Quest 2/3: Make your first file") &&
+          /^ {2}✗ hello\.txt says hello: /m.test(screen) &&
+          /^quest 2\/3\s*$/m.test(screen) &&
+          settled(screen),
+        "the second quest after the first one passed",
+      );
+      expect(after).toContain("Hi Pi, what can you do in this folder?");
+      expect(after).toContain("Hello! I am Pi, ready to help.");
+      expect(after).toContain("Quest complete: Say hello to Pi ✓");
+      expect(after).not.toContain("Quest 1/3");
+      const second = layout(after, "Quest 2/3: Make your first file", "quest 2/3");
+      expect(second.widget.map((line) => line.replace(/:.*$/, ""))).toEqual([
+        "Quest 2/3",
+        "  ✗ Pi wrote hello.txt with its write tool",
+        "  ✗ hello.txt exists",
+        "  ✗ hello.txt says hello",
+        HINT_LINE,
+      ]);
+      expect(second.editorTop).toBe(second.hintRow + 1);
+      expect(second.statusRow).toBeGreaterThan(second.editorBottom);
+      // The notification is in the conversation, above the widget.
+      expect(row(after, "Quest complete: Say hello to Pi ✓")).toBeLessThan(second.titleRow);
+
+      // 3. Pi writes hello.txt, but not a greeting: two checks pass, one fails. Read with the
+      // escape sequences, so the colors checked below are those of this very frame.
+      pane.type("Create hello.txt that says hello to the world.", "Enter");
+      const colored = await pane.waitForScreen(
+        (screen) =>
+          screen.includes("Create hello.txt that says hello to the world.") &&
+          screen.includes("Done: hello.txt is there.") &&
+          screen.includes("  ✓ Pi wrote hello.txt with its write tool") &&
+          screen.includes("  ✓ hello.txt exists") &&
+          /^ {2}✗ hello\.txt says hello: /m.test(screen) &&
+          /^quest 2\/3\s*$/m.test(screen) &&
+          settled(screen),
+        "two checks passed and one failed",
+        { escapes: true },
+      );
+      expect(stripSgr(colored)).toContain("Quest 2/3: Make your first file");
+
+      // Colors: the screen as the terminal drew it.
+      const styled = styledRows(colored);
+      const passColor = markColor(styled, "✓ hello.txt exists", "✓");
+      // ✓ in a color of the theme too, not the one of ✗; the ✗ still in its color.
+      expect(passColor).toBeDefined();
+      expect(passColor).not.toBe(failColor);
+      expect(markColor(styled, "✓ Pi wrote hello.txt", "✓")).toBe(passColor);
+      expect(markColor(styled, "✗ hello.txt says hello", "✗")).toBe(failColor);
+      // The title in bold and colored, the footer status colored.
+      const title = find(styled, "Quest 2/3: Make your first file").find((cell) => cell.char === "Q");
+      expect(title?.bold).toBe(true);
+      expect(title?.fg).toBeDefined();
+      const status = styled.findLast((cells) => rowText(cells).trim() === "quest 2/3");
+      expect(status?.find((cell) => cell.char === "q")?.fg).toBeDefined();
+    } finally {
+      await pane.kill();
+    }
+    expect(pane.processes()).toEqual([]);
+  }, 120_000);
+});
