@@ -64,6 +64,24 @@ export type PiRpc = {
   kill(): void;
 };
 
+/**
+ * pi's flags for an offline run with the scripted model: `--offline`, `--no-session` unless a
+ * session is wanted, the scripted model's extension, pi-quests' unless left out, and the model.
+ */
+export function scriptedPiArgs(options: { extension?: boolean; session?: boolean } = {}): string[] {
+  return [
+    "--offline",
+    ...(options.session ? [] : ["--no-session"]),
+    "-e",
+    SCRIPTED_MODEL,
+    ...(options.extension === false ? [] : ["-e", EXTENSION]),
+    "--provider",
+    "scripted",
+    "--model",
+    "scripted-1",
+  ];
+}
+
 const isUi = (line: RpcLine, method: string): line is UiRequest =>
   line.type === "extension_ui_request" && line.method === method;
 
@@ -76,15 +94,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
     PI,
     "--mode",
     "rpc",
-    "--offline",
-    ...(options.session ? [] : ["--no-session"]),
-    "-e",
-    SCRIPTED_MODEL,
-    ...(options.withExtension === false ? [] : ["-e", EXTENSION]),
-    "--provider",
-    "scripted",
-    "--model",
-    "scripted-1",
+    ...scriptedPiArgs({ extension: options.withExtension !== false, session: options.session === true }),
   ];
   const identity = { GIT_AUTHOR_NAME: "Learner", GIT_AUTHOR_EMAIL: "learner@example.com" };
   const child: ChildProcess = spawn(process.execPath, args, {

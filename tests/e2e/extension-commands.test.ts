@@ -10,7 +10,7 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { REPO } from "../support/cli.ts";
-import { closeAllPis, type PiRpc, startPiRpc } from "../support/pi-rpc.ts";
+import { closeAllPis, type PiRpc, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/extension");
@@ -274,22 +274,7 @@ describe("shutting pi down", () => {
   it("cancels a running check and kills its processes", async () => {
     // A sleep no other process runs: bash hands over to it, so its own command line is the marker.
     const marker = `sleep ${100 + (process.pid % 100)}.${Date.now() % 1000}`;
-    const pack = makeWorkspace();
-    writeFileSync(
-      join(pack, "10-slow.yaml"),
-      [
-        "version: 1",
-        "id: slow",
-        "title: A slow check",
-        "goal: Wait.",
-        "checks:",
-        "  - describe: sleeps",
-        "    type: command",
-        "    isolation: none",
-        `    run: "${marker}"`,
-        "",
-      ].join("\n"),
-    );
+    const pack = slowQuestPack(marker);
     const learner = startPiRpc({ workspace: makeWorkspace(), pack });
     await learner.waitFor(
       (line) => line.method === "setWidget" && String(line.widgetLines).includes("checking…"),

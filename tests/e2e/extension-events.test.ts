@@ -11,7 +11,7 @@ import { readEventsFile } from "../../src/cli/events-file.ts";
 import type { VerifierEvent } from "../../src/core/events.ts";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { REPO } from "../support/cli.ts";
-import { closeAllPis, EXTENSION, PI, SCRIPTED_MODEL, startPiRpc } from "../support/pi-rpc.ts";
+import { closeAllPis, PI, scriptedPiArgs, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/extension");
@@ -59,32 +59,14 @@ describe("event recording", () => {
         { text: "Wrote it." },
       ]),
     );
-    const run = await execa(
-      process.execPath,
-      [
-        PI,
-        "--offline",
-        "--no-session",
-        "-e",
-        SCRIPTED_MODEL,
-        "-e",
-        EXTENSION,
-        "--provider",
-        "scripted",
-        "--model",
-        "scripted-1",
-        "-p",
-        "Write hello.txt",
-      ],
-      {
-        cwd: workspace,
-        env: { PI_CODING_AGENT_DIR: agentDir, HOME: agentDir, PI_QUESTS_SCRIPT: script },
-        extendEnv: true,
-        reject: false,
-        stdin: "ignore",
-        timeout: 60_000,
-      },
-    );
+    const run = await execa(process.execPath, [PI, ...scriptedPiArgs(), "-p", "Write hello.txt"], {
+      cwd: workspace,
+      env: { PI_CODING_AGENT_DIR: agentDir, HOME: agentDir, PI_QUESTS_SCRIPT: script },
+      extendEnv: true,
+      reject: false,
+      stdin: "ignore",
+      timeout: 60_000,
+    });
     expect(run.exitCode).toBe(0);
     expect(run.stdout.trim()).toBe("Wrote it.");
     expect(run.stderr).not.toMatch(/quest/i);
@@ -109,31 +91,13 @@ describe("event recording", () => {
   it("/quest works in print mode too (Pi sends extension output to stderr there)", async () => {
     const workspace = makeWorkspace();
     const agentDir = makeWorkspace();
-    const run = await execa(
-      process.execPath,
-      [
-        PI,
-        "--offline",
-        "--no-session",
-        "-e",
-        SCRIPTED_MODEL,
-        "-e",
-        EXTENSION,
-        "--provider",
-        "scripted",
-        "--model",
-        "scripted-1",
-        "-p",
-        "/quest list",
-      ],
-      {
-        cwd: workspace,
-        env: { PI_CODING_AGENT_DIR: agentDir, HOME: agentDir },
-        reject: false,
-        stdin: "ignore",
-        timeout: 60_000,
-      },
-    );
+    const run = await execa(process.execPath, [PI, ...scriptedPiArgs(), "-p", "/quest list"], {
+      cwd: workspace,
+      env: { PI_CODING_AGENT_DIR: agentDir, HOME: agentDir },
+      reject: false,
+      stdin: "ignore",
+      timeout: 60_000,
+    });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("1. first-prompt: Say hello to Pi (▶ active)");
@@ -190,20 +154,7 @@ describe("a sandbox quest in a folder with files in it", () => {
 
 describe("the agent never waits for a check", () => {
   it("a turn completes while a slow check is still running", async () => {
-    const pack = makeWorkspace({
-      "10-slow.yaml": [
-        "version: 1",
-        "id: slow",
-        "title: A slow check",
-        "goal: Wait.",
-        "checks:",
-        "  - describe: sleeps",
-        "    type: command",
-        "    isolation: none",
-        '    run: "sleep 30"',
-        "",
-      ].join("\n"),
-    });
+    const pack = slowQuestPack("sleep 30");
     const learner = startPiRpc({
       workspace: makeWorkspace(),
       pack,

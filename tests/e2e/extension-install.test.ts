@@ -29,8 +29,7 @@ import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO } from "../support/cli.ts";
-import { PI, SCRIPTED_MODEL } from "../support/pi.ts";
-import { closeAllPis, startPiRpc } from "../support/pi-rpc.ts";
+import { closeAllPis, PI, scriptedPiArgs, startPiRpc } from "../support/pi-rpc.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(async () => {
@@ -135,21 +134,9 @@ describe("pi install of the pi-quests package folder", () => {
     // (whose scripted answer would say so). Pi 1.6 takes over process.stdout in every mode but the
     // TUI (print, json, rpc) and sends what an extension writes there to stderr: the list the
     // extension writes to process.stdout arrives on stderr, and stdout stays for the model's text.
-    const printed = await pi(
-      [
-        "--offline",
-        "--no-session",
-        "-e",
-        SCRIPTED_MODEL,
-        "--provider",
-        "scripted",
-        "--model",
-        "scripted-1",
-        "-p",
-        "/quest list",
-      ],
-      { PI_QUESTS_SCRIPT: writeScript(root, "The model got the prompt: pi-quests is not loaded.") },
-    );
+    const printed = await pi([...scriptedPiArgs({ extension: false }), "-p", "/quest list"], {
+      PI_QUESTS_SCRIPT: writeScript(root, "The model got the prompt: pi-quests is not loaded."),
+    });
     expect(printed.exitCode).toBe(0);
     const output = `${printed.stdout}\n${printed.stderr}`;
     expect(output).toContain("1. first-prompt: Say hello to Pi");
@@ -169,19 +156,7 @@ describe("pi install of the pi-quests package folder", () => {
     for (const dir of [agentDir, workspace]) mkdirSync(dir, { recursive: true });
     const printed = await execa(
       process.execPath,
-      [
-        PI,
-        "--offline",
-        "--no-session",
-        "-e",
-        SCRIPTED_MODEL,
-        "--provider",
-        "scripted",
-        "--model",
-        "scripted-1",
-        "-p",
-        "/quest list",
-      ],
+      [PI, ...scriptedPiArgs({ extension: false }), "-p", "/quest list"],
       {
         cwd: workspace,
         env: {

@@ -17,8 +17,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PI, SCRIPTED_MODEL, type ScriptedTurn } from "../support/pi.ts";
-import { EXTENSION } from "../support/pi-rpc.ts";
+import type { ScriptedTurn } from "../support/pi.ts";
+import { PI, scriptedPiArgs } from "../support/pi-rpc.ts";
 import {
   type Cell,
   killAllTmux,
@@ -98,20 +98,7 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       cwd: workspace,
       width: 120,
       height: 40,
-      command: [
-        process.execPath,
-        PI,
-        "--offline",
-        "--no-session",
-        "-e",
-        SCRIPTED_MODEL,
-        "-e",
-        EXTENSION,
-        "--provider",
-        "scripted",
-        "--model",
-        "scripted-1",
-      ],
+      command: [process.execPath, PI, ...scriptedPiArgs()],
       env: {
         PI_CODING_AGENT_DIR: agentDir,
         PI_QUESTS_SCRIPT: scriptFile,

@@ -3,7 +3,7 @@ import { type PiRpc, type PiRpcOptions, startPiRpc as startPi } from "../../scri
 import { makeWorkspace } from "./workspace.ts";
 
 export type { PiRpc, RpcLine } from "../../scripts/pi-rpc.ts";
-export { EXTENSION, PI, SCRIPTED_MODEL } from "../../scripts/pi-rpc.ts";
+export { EXTENSION, PI, SCRIPTED_MODEL, scriptedPiArgs } from "../../scripts/pi-rpc.ts";
 
 const started = new Set<PiRpc>();
 
@@ -19,4 +19,22 @@ export async function closeAllPis(): Promise<void> {
   const all = [...started];
   started.clear();
   await Promise.all(all.map((pi) => pi.close()));
+}
+
+/** A one-quest pack whose only check runs `run` in the workspace (isolation none): a slow check. */
+export function slowQuestPack(run: string): string {
+  return makeWorkspace({
+    "10-slow.yaml": [
+      "version: 1",
+      "id: slow",
+      "title: A slow check",
+      "goal: Wait.",
+      "checks:",
+      "  - describe: sleeps",
+      "    type: command",
+      "    isolation: none",
+      `    run: "${run}"`,
+      "",
+    ].join("\n"),
+  });
 }
