@@ -56,6 +56,8 @@ export type QuestControllerDeps = {
   sessionId(): string | undefined;
   now?: () => Date;
   debounceMs?: number;
+  /** Events that came while the session was opening: recorded first, before any evaluation. */
+  backlog?: PiEvent[];
 };
 
 export type QuestController = {
@@ -240,6 +242,8 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     scheduler.questActivated();
     return { ok: true };
   };
+
+  for (const event of deps.backlog?.splice(0) ?? []) events.record(event, deps.sessionId());
 
   // Back where the learner left off: the pinned quest, or the next available one.
   if (progress.active) {

@@ -56,7 +56,13 @@ export default function piQuests(pi: ExtensionAPI): void {
     const ui = questUi(ctx);
     // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
     const { openQuestSession } = await import("./session.ts");
-    const opened = await openQuestSession({ cwd: ctx.cwd, env: process.env, ui, sessionId: () => sessionId });
+    const opened = await openQuestSession({
+      cwd: ctx.cwd,
+      env: process.env,
+      ui,
+      sessionId: () => sessionId,
+      backlog: early,
+    });
     if (opened.ok) return opened.controller;
     ui.showHud({ kind: "broken", notice: "the quest pack has errors (see the notification)" });
     ui.notify(`pi-quests: ${opened.message}`, "error");

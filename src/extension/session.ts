@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuestPack } from "../core/loader.ts";
 import { agentDirFrom } from "../core/paths.ts";
+import type { PiEvent } from "../core/pi-events.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
 import { createEventLog } from "./event-log.ts";
@@ -24,6 +25,8 @@ export type QuestSessionOptions = {
   ui: QuestUi;
   sessionId(): string | undefined;
   debounceMs?: number;
+  /** Events that came while opening; recorded before the first evaluation. */
+  backlog?: PiEvent[];
 };
 
 export type QuestSessionOpened =
@@ -65,6 +68,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ui,
     sessionId: options.sessionId,
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+    ...(options.backlog ? { backlog: options.backlog } : {}),
     async createEvaluator(quest, baseline, confirmed) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

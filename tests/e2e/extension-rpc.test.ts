@@ -42,8 +42,8 @@ describe("the starter pack, played in the real pi over RPC", () => {
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 1/3: Say hello to Pi",
-        "  ✗ You sent Pi a message: no matching input event (2 events recorded)",
-        "  ✗ Pi answered it: no matching agent_end event (2 events recorded)",
+        "  ✗ You sent Pi a message: no matching input event (1 event recorded)",
+        "  ✗ Pi answered it: no matching agent_end event (1 event recorded)",
         HELP_LINE,
       ],
       status: "quest 1/3",

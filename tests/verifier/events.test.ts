@@ -27,7 +27,7 @@ describe("event checks", () => {
     });
     const result = await evaluateCheck(wroteFile, ctx);
     expect(result.status).toBe("fail");
-    expect(result.evidence.summary).toContain("no matching tool_result event (1 events recorded)");
+    expect(result.evidence.summary).toContain("no matching tool_result event (1 event recorded)");
   });
 
   it.each([

@@ -60,7 +60,7 @@ export function evaluateEventCheck(
     check.count === undefined
       ? passed
         ? `matching ${check.match.event} event at seq ${firstMatchSeq}${where}`
-        : `no matching ${check.match.event} event${where} (${index.total} events recorded)`
+        : `no matching ${check.match.event} event${where} (${index.total} ${index.total === 1 ? "event" : "events"} recorded)`
       : `${matched} matching ${check.match.event} events${where}; count must be ${describePredicate(check.count)}`;
   return result(check, passed ? "pass" : "fail", {
     kind: "event",
