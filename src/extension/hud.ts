@@ -31,6 +31,7 @@ export const MARK: Record<HudCheck["status"], string> = {
   unchecked: "○",
 };
 const REASON_CHARS = 72;
+export const NOT_YET = "not yet";
 
 export function hudLines(state: HudState): HudLine[] {
   switch (state.kind) {
@@ -77,11 +78,14 @@ export function hudCheck(check: { id: string; describe?: string }, result?: Chec
   const describe = check.describe ?? check.id;
   if (!result) return { describe, status: "unchecked" };
   const { evidence } = result;
-  // Receipt bookkeeping ("not run again") is for /quest status; the HUD says what was found.
   const summary =
-    evidence.kind === "command" && evidence.receipt?.reused
-      ? evidence.summary.replace(/ \(receipt [^)]*\)$/, "")
-      : evidence.summary;
+    // An event that has not happened is "not yet" to a learner; the event count is for /quest status.
+    evidence.kind === "event" && result.status === "fail" && evidence.matched === 0
+      ? NOT_YET
+      : // Receipt bookkeeping ("not run again") is for /quest status too.
+        evidence.kind === "command" && evidence.receipt?.reused
+        ? evidence.summary.replace(/ \(receipt [^)]*\)$/, "")
+        : evidence.summary;
   const reason = result.status === "pending" ? `pending, ${summary}` : summary;
   return { describe, status: result.status, reason };
 }

@@ -155,7 +155,7 @@ describe("/quest commands", () => {
     await learner.settled();
     expect(learner.notifications(from)).toContain("Quest progress reset.");
     expect(learner.hud().widget?.[0]).toBe("Quest 1/2: Read before you run");
-    expect(learner.hud().widget?.[2]).toMatch(/^ {2}✗ You asked Pi something: no matching input event/);
+    expect(learner.hud().widget?.[2]).toMatch(/^ {2}✗ You asked Pi something: not yet$/);
     expect(progressOf(learner.agentDir, workspace).completed).toEqual({});
     expect(readdirSync(workspace).sort()).toEqual([".git", "README.md", "test.sh"]);
   });

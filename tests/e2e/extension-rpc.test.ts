@@ -42,8 +42,8 @@ describe("the starter pack, played in the real pi over RPC", () => {
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 1/3: Say hello to Pi",
-        "  ✗ You sent Pi a message: no matching input event (1 event recorded)",
-        "  ✗ Pi answered it: no matching agent_end event (1 event recorded)",
+        "  ✗ You sent Pi a message: not yet",
+        "  ✗ Pi answered it: not yet",
         HELP_LINE,
       ],
       status: "quest 1/3",
@@ -64,7 +64,7 @@ describe("the starter pack, played in the real pi over RPC", () => {
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 2/3: Make your first file",
-        "  ✗ Pi wrote hello.txt with its write tool: no matching tool_result event (3 events recorded)",
+        "  ✗ Pi wrote hello.txt with its write tool: not yet",
         "  ✗ hello.txt exists: hello.txt does not exist",
         "  ✗ hello.txt says hello: exit code 2, expected = 0",
         HELP_LINE,
@@ -141,7 +141,7 @@ describe("a model that only claims the work", () => {
     expect(learner.notifications(from)).not.toContain("Quest complete: Make your first file ✓");
     expect(learner.hud().widget).toEqual([
       "Quest 2/3: Make your first file",
-      expect.stringMatching(/^ {2}✗ Pi wrote hello.txt with its write tool: no matching tool_result event/),
+      "  ✗ Pi wrote hello.txt with its write tool: not yet",
       "  ✗ hello.txt exists: hello.txt does not exist",
       "  ✗ hello.txt says hello: exit code 2, expected = 0",
       HELP_LINE,

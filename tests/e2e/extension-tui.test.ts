@@ -128,8 +128,8 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       const first = layout(before, "Quest 1/3: Say hello to Pi", "quest 1/3");
       expect(first.widget).toEqual([
         "Quest 1/3: Say hello to Pi",
-        expect.stringMatching(/^ {2}✗ You sent Pi a message: no matching input event/),
-        expect.stringMatching(/^ {2}✗ Pi answered it: no matching agent_end event/),
+        "  ✗ You sent Pi a message: not yet",
+        "  ✗ Pi answered it: not yet",
         HINT_LINE,
       ]);
       expect(before).not.toContain("✓");

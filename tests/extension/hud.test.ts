@@ -147,6 +147,21 @@ describe("hudCheck: a check's line from its result", () => {
     });
   });
 
+  it("an event that has not happened yet is 'not yet'; one that happened too often keeps its summary", () => {
+    const event = (matched: number, summary: string): CheckResult => ({
+      id: "asked",
+      type: "event",
+      status: "fail",
+      evidence: { kind: "event", summary, matched, scanned: 4 },
+    });
+    expect(hudCheck({ id: "asked" }, event(0, "no matching input event (4 events recorded)")).reason).toBe(
+      "not yet",
+    );
+    expect(
+      hudCheck({ id: "asked" }, event(3, "3 matching input events; count must be at most 1")).reason,
+    ).toBe("3 matching input events; count must be at most 1");
+  });
+
   it("a pending result says it is pending, then why", () => {
     const result: CheckResult = {
       id: "says-hello",
