@@ -186,15 +186,32 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     events.record({ name: QUEST_COMPLETED_EVENT, payload: { quest: done.quest.id } }, deps.sessionId());
     active = undefined;
     progress.active = undefined;
-    ui.notify(`Quest complete: ${done.quest.title} ✓`, "info");
+    // One notification: Pi's TUI shows only the last of several sent back to back.
+    const completed = `Quest complete: ${done.quest.title} ✓`;
     const next = nextAvailable();
-    const started = next ? await activate(next) : undefined;
-    if (started && !started.ok) ui.notify(started.message, "warning");
-    if (!next) await save();
+    if (!next) {
+      await save();
+      ui.notify(`${completed}\nEvery quest is done. Well played!`, "info");
+      return;
+    }
+    const started = await activate(next, false);
+    if (started.ok) ui.notify(`${completed}\n\n${announcement(next)}`, "info");
+    else ui.notify(`${completed}\n\n${started.message}`, "warning");
   };
 
-  /** Makes `quest` the active one: sandbox, baseline and definition pinned now. */
-  const activate = async (quest: Quest): Promise<{ ok: true } | { ok: false; message: string }> => {
+  const announcement = (quest: Quest) => {
+    const position = pack.findIndex((candidate) => candidate.id === quest.id) + 1;
+    return `Quest ${position}/${pack.length}: ${quest.title}\n${quest.goal.trim()}\n(/quest hint if you are stuck)`;
+  };
+
+  /**
+   * Makes `quest` the active one: sandbox, baseline and definition pinned now. `announce` tells
+   * the learner its goal (a quest that starts by itself; `/quest start` says it its own way).
+   */
+  const activate = async (
+    quest: Quest,
+    announce = true,
+  ): Promise<{ ok: true } | { ok: false; message: string }> => {
     if (quest.sandboxDir) {
       const reuse = progress.sandbox?.template === quest.sandboxDir;
       if (!reuse) {
@@ -239,6 +256,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     progress.lastResult = undefined;
     await save();
     render();
+    if (announce) ui.notify(announcement(quest), "info");
     scheduler.questActivated();
     return { ok: true };
   };
@@ -297,7 +315,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
         scheduler.manualCheck();
         return scheduler.idle();
       }
-      const started = await activate(quest);
+      const started = await activate(quest, false);
       if (!started.ok) return ui.say(started.message);
       ui.say(`Quest started: ${quest.title}\n\n${quest.goal.trim()}`);
       return scheduler.idle();

@@ -113,7 +113,9 @@ describe("/quest commands", () => {
     await learner.prompt("Hello Pi");
     await learner.settled();
     expect(learner.lines.slice(later).some((line) => line.method === "confirm")).toBe(false);
-    expect(learner.notifications(later)).toContain("Quest complete: Read before you run ✓");
+    expect(learner.notifications(later)).toContainEqual(
+      expect.stringMatching(/^Quest complete: Read before you run ✓/),
+    );
   });
 
   it("status shows the last result with its evidence, a failing command's output included", async () => {
@@ -180,14 +182,18 @@ describe("the isolated task verifier behind the HUD", () => {
     let from = learner.lines.length;
     await learner.prompt("Make bash test.sh pass.");
     await learner.settled();
-    expect(learner.notifications(from)).not.toContain("Quest complete: Make the test pass ✓");
+    expect(learner.notifications(from)).not.toContainEqual(
+      expect.stringMatching(/^Quest complete: Make the test pass ✓/),
+    );
     expect(learner.hud().widget?.[1]).toBe("  ✗ bash test.sh passes: exit code 1, expected = 0");
     expect(readFileSync(join(workspace, "test.sh"), "utf8")).toBe("exit 0\n");
 
     from = learner.lines.length;
     await learner.prompt("Create greeting.txt that says hello.");
     await learner.settled();
-    expect(learner.notifications(from)).toContain("Quest complete: Make the test pass ✓");
+    expect(learner.notifications(from)).toContainEqual(
+      expect.stringMatching(/^Quest complete: Make the test pass ✓/),
+    );
     expect(learner.hud()).toEqual({ widget: ["Quests 2/2 done. Well played!"], status: "quests 2/2 ✓" });
     expect(readFileSync(join(workspace, "test.sh"), "utf8")).toBe("exit 0\n");
   });

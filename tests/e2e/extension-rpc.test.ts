@@ -59,7 +59,16 @@ describe("the starter pack, played in the real pi over RPC", () => {
       "  ✓ Pi answered it",
       HELP_LINE,
     ]);
-    expect(learner.notifications(from)).toContain("Quest complete: Say hello to Pi ✓");
+    expect(learner.notifications(from)).toContainEqual(
+      [
+        "Quest complete: Say hello to Pi ✓",
+        "",
+        "Quest 2/3: Make your first file",
+        "Ask Pi to create a file named `hello.txt` that greets the world. Pi writes files with its",
+        "`write` tool; you will see the tool call and its result in the conversation.",
+        "(/quest hint if you are stuck)",
+      ].join("\n"),
+    );
     expect(readdirSync(workspace).sort()).toEqual([".git", "README.md"]);
     expect(learner.hud()).toEqual({
       widget: [
@@ -83,7 +92,9 @@ describe("the starter pack, played in the real pi over RPC", () => {
       "  ✓ hello.txt says hello",
       HELP_LINE,
     ]);
-    expect(learner.notifications(from)).toContain("Quest complete: Make your first file ✓");
+    expect(learner.notifications(from)).toContainEqual(
+      expect.stringMatching(/^Quest complete: Make your first file ✓/),
+    );
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 3/3: Commit it",
@@ -106,7 +117,9 @@ describe("the starter pack, played in the real pi over RPC", () => {
       "  ✓ Nothing left uncommitted",
       HELP_LINE,
     ]);
-    expect(learner.notifications(from)).toContain("Quest complete: Commit it ✓");
+    expect(learner.notifications(from)).toContainEqual(
+      "Quest complete: Commit it ✓\nEvery quest is done. Well played!",
+    );
     expect(learner.hud()).toEqual({ widget: ["Quests 3/3 done. Well played!"], status: "quests 3/3 ✓" });
     expect(await learner.close()).toBe(0);
   });
@@ -138,7 +151,9 @@ describe("a model that only claims the work", () => {
     const from = learner.lines.length;
     await learner.prompt("Create hello.txt that says hello.");
     await learner.settled();
-    expect(learner.notifications(from)).not.toContain("Quest complete: Make your first file ✓");
+    expect(learner.notifications(from)).not.toContainEqual(
+      expect.stringMatching(/^Quest complete: Make your first file ✓/),
+    );
     expect(learner.hud().widget).toEqual([
       "Quest 2/3: Make your first file",
       "  ✗ Pi wrote hello.txt with its write tool: not yet",

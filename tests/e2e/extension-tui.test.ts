@@ -55,7 +55,8 @@ const row = (screen: string, text: string) => lines(screen).findIndex((line) => 
 /** The widget's rows, title to hint line, and where the editor and the footer status are. */
 function layout(screen: string, title: string, status: string) {
   const rows = lines(screen);
-  const titleRow = row(screen, title);
+  // The widget's title starts its row; the quest's announcement in the chat above is indented.
+  const titleRow = rows.findLastIndex((line) => line.startsWith(title));
   const hintRow = rows.findIndex((line, index) => index > titleRow && line === HINT_LINE);
   const borders = rows.flatMap((line, index) => (isBorder(line) ? [index] : []));
   const statusRow = rows.findLastIndex((line) => line.trim() === status);
@@ -72,7 +73,8 @@ function layout(screen: string, title: string, status: string) {
 const settled = (screen: string) => !screen.includes("checking…");
 
 function find(styled: Cell[][], text: string): Cell[] {
-  const found = styled.find((cells) => rowText(cells).includes(text));
+  // The last such row: the widget sits below the chat, where a quest's announcement also names it.
+  const found = styled.findLast((cells) => rowText(cells).includes(text));
   if (!found) throw new Error(`no row with "${text}" on the screen`);
   return found;
 }
@@ -157,7 +159,8 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       expect(after).toContain("Hi Pi, what can you do in this folder?");
       expect(after).toContain("Hello! I am Pi, ready to help.");
       expect(after).toContain("Quest complete: Say hello to Pi ✓");
-      expect(after).not.toContain("Quest 1/3");
+      // The first quest's widget is gone (its announcement, indented, stays in the chat above).
+      expect(lines(after).filter((line) => line.startsWith("Quest 1/3"))).toEqual([]);
       const second = layout(after, "Quest 2/3: Make your first file", "quest 2/3");
       expect(second.widget.map((line) => line.replace(/:.*$/, ""))).toEqual([
         "Quest 2/3",

@@ -80,6 +80,9 @@ const ALPHA_EDITED = quest({
   checks: [{ id: "never", describe: "Never happens", type: "event", match: { event: "never_happens" } }],
 });
 
+/** The notifications besides a quest's announcement of its goal when it starts by itself. */
+const otherNotes = (ui: FakeQuestUi) => ui.notes().filter((note) => !/^Quest \d+\/\d+: /.test(note.message));
+
 /** A result in which every check of `of` has `status`. */
 function result(of: Quest, status: "pass" | "fail", summary?: string): QuestResult {
   const checks = of.checks.map((check) => ({
@@ -283,6 +286,14 @@ describe("starting", () => {
     expect(h.evaluators.created.map((c) => [c.quest, c.baseline])).toEqual([[ALPHA, BASELINE]]);
   });
 
+  it("tells the learner the goal of a quest that starts by itself", async () => {
+    const h = await start();
+    await h.controller.idle();
+    expect(h.ui.notes()).toEqual([
+      { message: "Quest 1/3: Alpha\nSay hello to Pi.\n(/quest hint if you are stuck)", level: "info" },
+    ]);
+  });
+
   it("evaluates the activated quest at once, showing checking… meanwhile", async () => {
     const h = await start();
     await h.controller.idle();
@@ -415,7 +426,10 @@ describe("a passing result", () => {
     expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([
       { name: QUEST_COMPLETED_EVENT, sessionId: SESSION, seq: 2, payload: { quest: "alpha" } },
     ]);
-    expect(h.ui.notes()).toContainEqual({ message: "Quest complete: Alpha ✓", level: "info" });
+    expect(h.ui.notes()).toContainEqual({
+      message: expect.stringMatching(/^Quest complete: Alpha ✓/),
+      level: "info",
+    });
     expect(progress.active).toMatchObject({ questId: "beta", fromSeq: 3 });
     expect(h.named(QUEST_ACTIVATED_EVENT).map((event) => [event.seq, event.payload.quest])).toEqual([
       [0, "alpha"],
@@ -449,7 +463,7 @@ describe("a result that is not a pass", () => {
     expect(progress.active?.questId).toBe("alpha");
     expect(progress.lastResult).toEqual(result(ALPHA, "fail", "no matching input event (1 event recorded)"));
     expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
-    expect(h.ui.notes()).toEqual([]);
+    expect(otherNotes(h.ui)).toEqual([]);
     expect(h.ui.lastHud()).toEqual({
       kind: "active",
       title: "Alpha",
@@ -472,7 +486,7 @@ describe("a result that is not a pass", () => {
       },
     });
     await h.controller.idle();
-    expect(h.ui.notes()).toEqual([
+    expect(otherNotes(h.ui)).toEqual([
       { message: "pi-quests could not check the quest: the task verifier is gone", level: "error" },
     ]);
     const progress = await h.progress();
@@ -499,7 +513,7 @@ describe("a result that is not a pass", () => {
       },
     });
     await h.controller.idle();
-    expect(h.ui.notes()).toEqual([
+    expect(otherNotes(h.ui)).toEqual([
       { message: "pi-quests could not check the quest: the data folder is locked", level: "error" },
     ]);
     await h.controller.command("check");
@@ -523,7 +537,7 @@ describe("a result whose quest was replaced while it ran", () => {
     const progress = await h.progress();
     expect(progress.completed).toEqual({});
     expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
-    expect(h.ui.notes()).toEqual([]);
+    expect(otherNotes(h.ui)).toEqual([]);
     expect(progress.active?.questId).toBe("solo");
     expect(progress.lastResult).toEqual(result(SOLO, "fail"));
     expect(evaluators.runs.map((run) => run.quest)).toEqual(["alpha", "solo"]);
@@ -668,7 +682,10 @@ describe("/quest check with confirm checks", () => {
     h.controller.record(inputEvent("hi Pi"));
     h.controller.record(agentEndEvent({ assistantTurns: 1 }));
     await h.controller.idle();
-    expect(h.ui.notes()).toContainEqual({ message: "Quest complete: Ready ✓", level: "info" });
+    expect(h.ui.notes()).toContainEqual({
+      message: expect.stringMatching(/^Quest complete: Ready ✓/),
+      level: "info",
+    });
     expect((await h.progress()).active?.questId).toBe("solo");
   });
 
@@ -983,7 +1000,7 @@ describe("a restart over the same progress and event log", () => {
 
     const second = await start({ dir });
     await second.controller.idle();
-    expect(second.ui.notes()).toEqual([
+    expect(otherNotes(second.ui)).toEqual([
       {
         message:
           "pi-quests: the active quest could not be restored (the pinned definition does not match its hash); choose one with /quest list",
@@ -1005,7 +1022,7 @@ describe("a progress file that cannot be read", () => {
     const h = await start({ dir });
     await h.controller.idle();
     const backup = `${h.progressFile}.corrupt-2030-01-02T03-04-05.000Z`;
-    const [note, ...others] = h.ui.notes();
+    const [note, ...others] = otherNotes(h.ui);
     expect(others).toEqual([]);
     expect(note?.level).toBe("warning");
     expect(note?.message).toMatch(/^pi-quests: your progress file could not be read \(not JSON/);
@@ -1032,7 +1049,7 @@ describe("dispose", () => {
     expect(progress.lastResult).toBeUndefined();
     expect(progress.active?.questId).toBe("alpha");
     expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
-    expect(h.ui.notes()).toEqual([]);
+    expect(otherNotes(h.ui)).toEqual([]);
     expect(h.ui.huds()).toHaveLength(hudsBefore);
   });
 
