@@ -86,6 +86,12 @@ export function hudCheck(check: { id: string; describe?: string }, result?: Chec
         evidence.kind === "command" && evidence.receipt?.reused
         ? evidence.summary.replace(/ \(receipt [^)]*\)$/, "")
         : evidence.summary;
+  if (evidence.kind === "confirm" && result.status === "pending") {
+    // The learner is the one to act: say how.
+    const reason =
+      evidence.answer === false ? "you answered no; /quest check asks again" : "/quest check to confirm";
+    return { describe, status: result.status, reason };
+  }
   const reason = result.status === "pending" ? `pending, ${summary}` : summary;
   return { describe, status: result.status, reason };
 }

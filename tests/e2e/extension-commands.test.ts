@@ -10,7 +10,7 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { REPO } from "../support/cli.ts";
-import { closeAllPis, type PiRpc, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
+import { closeAllPis, command, type PiRpc, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/extension");
@@ -23,13 +23,6 @@ const dataFolder = (agentDir: string, workspace: string) =>
   workspaceHome(join(agentDir, "quests"), realpathSync(workspace));
 const progressOf = (agentDir: string, workspace: string) =>
   JSON.parse(readFileSync(join(dataFolder(agentDir, workspace), "progress.json"), "utf8"));
-
-/** Runs a slash command and returns the notifications it produced. */
-async function command(learner: PiRpc, text: string): Promise<string[]> {
-  const from = learner.lines.length;
-  await learner.prompt(text);
-  return learner.notifications(from);
-}
 
 /** `/quest check` with the confirm dialog answered; returns the dialog Pi showed. */
 async function checkAnswering(learner: PiRpc, confirmed: boolean) {
@@ -89,14 +82,14 @@ describe("/quest commands", () => {
     const workspace = makeWorkspace();
     const learner = startPiRpc({ workspace, pack: PACK, script: [{ text: "Hello!" }] });
     await learner.settled();
-    expect(learner.hud().widget?.[1]).toMatch(/^ {2}… You read the plan: pending, /);
+    expect(learner.hud().widget?.[1]).toBe("  … You read the plan: /quest check to confirm");
 
     const no = await checkAnswering(learner, false);
     expect(no).toMatchObject({
       title: "Read before you run",
       message: "Did you read the plan in README.md?",
     });
-    expect(learner.hud().widget?.[1]).toMatch(/^ {2}… You read the plan: pending, /);
+    expect(learner.hud().widget?.[1]).toBe("  … You read the plan: you answered no; /quest check asks again");
     expect(progressOf(learner.agentDir, workspace).confirmations.reflect["read-it"].answer).toBe(false);
 
     const from = learner.lines.length;

@@ -11,7 +11,7 @@ import { readEventsFile } from "../../src/cli/events-file.ts";
 import type { VerifierEvent } from "../../src/core/events.ts";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { REPO } from "../support/cli.ts";
-import { closeAllPis, PI, scriptedPiArgs, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
+import { closeAllPis, command, PI, scriptedPiArgs, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/extension");
@@ -170,5 +170,37 @@ describe("the agent never waits for a check", () => {
     // Both runs settled while the check kept running: the HUD still says it is checking.
     expect(learner.hud().widget?.[0]).toBe("Quest 1/1: A slow check · checking…");
     expect(await learner.close()).toBe(0);
+  });
+});
+
+describe("a quest pack with errors", () => {
+  it("is reported with file:line:col, the HUD says so, and Pi works on without quests", async () => {
+    const pack = makeWorkspace({
+      "10-bad.yaml": [
+        "version: 1",
+        "id: bad",
+        "title: Bad",
+        "goal: Oops.",
+        "checks:",
+        "  - type: event",
+        "",
+      ].join("\n"),
+    });
+    const learner = startPiRpc({ workspace: makeWorkspace(), pack, script: [{ text: "Still here." }] });
+    const report = await learner.waitFor(
+      (line) => line.method === "notify" && String(line.message).includes("errors"),
+    );
+    expect(report.notifyType).toBe("error");
+    expect(String(report.message)).toMatch(
+      new RegExp(`^pi-quests: the quest pack ${pack} has errors:\\n${join(pack, "10-bad.yaml")}:6:5`),
+    );
+    expect(learner.hud()).toEqual({
+      widget: ["pi-quests: the quest pack has errors (see the notification)"],
+      status: "quests: error",
+    });
+    await learner.prompt("Hello?");
+    expect(learner.lines.some((line) => line.type === "agent_end")).toBe(true);
+    const [answer = ""] = await command(learner, "/quest list");
+    expect(answer).toBe("pi-quests is not running in this session (see the earlier notification).");
   });
 });

@@ -205,6 +205,22 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       expect(title?.fg).toBeDefined();
       const status = styled.findLast((cells) => rowText(cells).trim() === "quest 2/3");
       expect(status?.find((cell) => cell.char === "q")?.fg).toBeDefined();
+
+      // 4. Argument completion: typing `/quest st` offers the subcommands that start so, with what
+      // they do; Tab accepts the first and puts the whole argument in the editor.
+      pane.type("/quest st");
+      const menu = await pane.waitForScreen(
+        (screen) =>
+          /→ start\s+start a quest: \/quest start ID/.test(screen) &&
+          /status\s+the last result, with evidence/.test(screen),
+        "the completion menu for /quest st",
+      );
+      expect(menu).not.toMatch(/the next hint for the active quest/);
+      pane.type("", "Tab");
+      await pane.waitForScreen(
+        (screen) => lines(screen).some((line) => /^\/quest start\s*$/.test(line)),
+        "the accepted completion in the editor",
+      );
     } finally {
       await pane.kill();
     }

@@ -162,6 +162,24 @@ describe("hudCheck: a check's line from its result", () => {
     ).toBe("3 matching input events; count must be at most 1");
   });
 
+  it("a confirm check waiting on the learner says how to answer", () => {
+    const confirm = (answer?: boolean): CheckResult => ({
+      id: "read-it",
+      type: "confirm",
+      status: "pending",
+      evidence: {
+        kind: "confirm",
+        summary: "awaiting the learner's confirmation",
+        prompt: "Did you read it?",
+        ...(answer === undefined ? {} : { answer }),
+      },
+    });
+    expect(hudCheck({ id: "read-it" }, confirm()).reason).toBe("/quest check to confirm");
+    expect(hudCheck({ id: "read-it" }, confirm(false)).reason).toBe(
+      "you answered no; /quest check asks again",
+    );
+  });
+
   it("a pending result says it is pending, then why", () => {
     const result: CheckResult = {
       id: "says-hello",

@@ -38,3 +38,10 @@ export function slowQuestPack(run: string): string {
     ].join("\n"),
   });
 }
+
+/** Runs a slash command and returns the notifications it produced. */
+export async function command(pi: PiRpc, text: string): Promise<string[]> {
+  const from = pi.lines.length;
+  await pi.prompt(text);
+  return pi.notifications(from);
+}
