@@ -28,6 +28,8 @@ type ToolCallBlock = { type: "toolCall"; id: string; arguments: Record<string, u
 
 /** Where recorded events go: the quest controller (with a UI), or the plain recorder (without). */
 type EventSink = { record(event: PiEvent): void; dispose(): Promise<void> };
+/** Where events go when pi-quests could not start: nowhere, rather than piling up in memory. */
+const DISCARD: EventSink = { record: () => {}, dispose: async () => {} };
 
 export default function piQuests(pi: ExtensionAPI): void {
   let controller: QuestController | undefined;
@@ -85,7 +87,7 @@ export default function piQuests(pi: ExtensionAPI): void {
   /** The controller for a `/quest` command; in print mode it is opened now, taking over from the recorder. */
   const commandController = async (ctx: ExtensionContext): Promise<QuestController | undefined> => {
     await opening;
-    if (controller || !sink) return controller;
+    if (controller || !sink || sink === DISCARD) return controller;
     await sink.dispose();
     try {
       controller = await openController(ctx);
@@ -101,16 +103,15 @@ export default function piQuests(pi: ExtensionAPI): void {
     record(sessionStartEvent({ sessionId, cwd: ctx.cwd }));
     // Not awaited: Pi starts without waiting for quests; events meanwhile wait in `early`.
     opening = open(ctx).then((opened) => {
-      sink = opened;
-      const waiting = early.splice(0);
-      if (opened) for (const event of waiting) opened.record(event);
+      sink = opened ?? DISCARD;
+      for (const event of early.splice(0)) sink.record(event);
     });
   });
 
   pi.on("session_shutdown", async () => {
     await opening;
     const closing = sink;
-    sink = undefined;
+    sink = DISCARD;
     controller = undefined;
     await closing?.dispose();
   });
@@ -157,7 +158,8 @@ export default function piQuests(pi: ExtensionAPI): void {
 
   // Pi's user_bash event comes before the command runs: wrap the local shell to learn its exit code.
   pi.on("user_bash", (event) => {
-    if (!sink) return undefined;
+    // Without pi-quests running, Pi's own handling goes ahead untouched.
+    if (sink === DISCARD) return undefined;
     const local = createLocalBashOperations();
     return {
       operations: {
