@@ -270,6 +270,41 @@ describe("progress", () => {
 });
 
 describe("shutting pi down", () => {
+  it("cancels a check running in the isolated task verifier: its processes killed, its worktree removed", async () => {
+    const marker = `sleep ${200 + (process.pid % 100)}.${Date.now() % 1000}`;
+    const pack = makeWorkspace({
+      "10-slow.yaml": [
+        "version: 1",
+        "id: slow",
+        "title: A slow test",
+        "goal: Wait.",
+        "sandbox: sandboxes/slow",
+        "checks:",
+        "  - describe: the slow test passes",
+        "    type: command",
+        `    run: "${marker}"`,
+        "",
+      ].join("\n"),
+      "sandboxes/slow/README.md": "A slow test.\n",
+    });
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({ workspace, pack });
+    const running = async () =>
+      (await execa("pgrep", ["-f", `^${marker}$`], { reject: false })).stdout.trim();
+    for (let tries = 0; (await running()) === "" && tries < 150; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await running()).not.toBe("");
+    const worktrees = async () =>
+      (await execa("git", ["worktree", "list", "--porcelain"], { cwd: workspace })).stdout
+        .split("\n")
+        .filter((line) => line.startsWith("worktree "));
+    expect(await worktrees()).toHaveLength(2);
+    expect(await learner.close()).toBe(0);
+    expect(await running()).toBe("");
+    expect(await worktrees()).toEqual([`worktree ${realpathSync(workspace)}`]);
+  });
+
   it("cancels a running check and kills its processes", async () => {
     // A sleep no other process runs: bash hands over to it, so its own command line is the marker.
     const marker = `sleep ${100 + (process.pid % 100)}.${Date.now() % 1000}`;
