@@ -154,7 +154,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       });
       // A cancelled run, or one whose quest was replaced meanwhile, publishes nothing.
       if (signal.aborted || active !== current || disposed) return;
-      progress.lastResult = result as unknown as Record<string, unknown>;
+      progress.lastResult = result;
       // The result is shown as it is (every check green on a pass) before the next quest comes.
       evaluating = false;
       render();

@@ -22,6 +22,22 @@ const ActiveQuestSchema = z.strictObject({
 });
 export type ActiveQuest = z.infer<typeof ActiveQuestSchema>;
 
+const StatusSchema = z.enum(["pass", "fail", "pending"]);
+/** A QuestResult as far as the HUD and /quest status read it; evidence beyond its summary is kept as is. */
+const LastResultSchema = z.looseObject({
+  quest: z.string(),
+  status: StatusSchema,
+  counts: z.strictObject({ passed: z.int(), failed: z.int(), pending: z.int() }),
+  checks: z.array(
+    z.looseObject({
+      id: z.string(),
+      type: z.string(),
+      status: StatusSchema,
+      evidence: z.looseObject({ kind: z.string(), summary: z.string() }),
+    }),
+  ),
+});
+
 const ConfirmationSchema = z.strictObject({ answer: z.boolean(), at: z.string() });
 
 const ProgressSchema = z.strictObject({
@@ -31,7 +47,7 @@ const ProgressSchema = z.strictObject({
   /** Confirm answers per quest and check id. */
   confirmations: z.record(z.string(), z.record(z.string(), ConfirmationSchema)).default({}),
   /** The last published result of the active quest (its checks and evidence). */
-  lastResult: z.record(z.string(), z.unknown()).optional(),
+  lastResult: LastResultSchema.optional(),
   /** Events before this seq belong to progress that was reset. */
   epochSeq: z.int().min(0).default(0),
   /** The sandbox template this workspace was made from, so quests that share it reuse it. */

@@ -34,7 +34,19 @@ function fullProgress(): Progress {
       "first-file": { at: "2030-01-01T00:00:01.000Z", definitionHash: "2".repeat(64) },
     },
     confirmations: { "first-file": { "read-it": { answer: true, at: "2030-01-01T00:00:00.500Z" } } },
-    lastResult: { quest: "first-commit", status: "fail", counts: { passed: 0, failed: 1, pending: 0 } },
+    lastResult: {
+      quest: "first-commit",
+      status: "fail",
+      counts: { passed: 0, failed: 1, pending: 0 },
+      checks: [
+        {
+          id: "committed",
+          type: "git",
+          status: "fail",
+          evidence: { kind: "git", summary: "0 commit(s) since b0b0b0b0b0b0; expected min 1" },
+        },
+      ],
+    },
     epochSeq: 3,
     sandbox: {
       template: "/pack/sandboxes/first-file",
@@ -138,6 +150,11 @@ describe("a progress file that cannot be read back", () => {
       problem: /surprise|[Uu]nrecognized/,
     },
     { name: "an empty file", text: "", problem: /^not JSON/ },
+    {
+      name: "a last result the HUD could not read",
+      text: '{"version": 1, "lastResult": {"quest": "q", "status": "fail", "counts": {"passed": 0, "failed": 1, "pending": 0}, "checks": "oops"}}',
+      problem: /^lastResult\.checks: /,
+    },
   ];
 
   for (const { name, text, problem } of cases) {
