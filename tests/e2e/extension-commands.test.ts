@@ -4,19 +4,29 @@
  * task verifier. Also: progress across restarts and `/new`, a corrupted progress file, quest
  * definitions pinned at activation, and shutdown stopping a running check.
  */
-import { cpSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { REPO } from "../support/cli.ts";
 import { closeAllPis, command, type PiRpc, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
-import { makeWorkspace } from "../support/workspace.ts";
+import { expectNoLeftoverWorktrees, processesMentioning } from "../support/task-verifier.ts";
+import { git, makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/extension");
 const HELP_LINE = "  /quest hint · /quest status · /quest list";
 
 afterEach(closeAllPis);
+
+/** The processes mentioning `marker`, once there are some (or none after 15 s). */
+async function untilRunning(marker: string): Promise<number[]> {
+  for (let tries = 0; tries < 150; tries++) {
+    const found = processesMentioning(marker);
+    if (found.length > 0) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return [];
+}
 
 /** The workspace's data folder, where progress.json and events.jsonl live. */
 const dataFolder = (agentDir: string, workspace: string) =>
@@ -254,7 +264,7 @@ describe("progress", () => {
     const workspace = makeWorkspace();
     const agentDir = makeWorkspace();
     const folder = dataFolder(agentDir, workspace);
-    await execa("mkdir", ["-p", folder]);
+    mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "progress.json"), "{ this is not json");
 
     const learner = startPiRpc({ workspace, pack: PACK, agentDir });
@@ -271,7 +281,8 @@ describe("progress", () => {
 
 describe("shutting pi down", () => {
   it("cancels a check running in the isolated task verifier: its processes killed, its worktree removed", async () => {
-    const marker = `sleep ${200 + (process.pid % 100)}.${Date.now() % 1000}`;
+    // A sleep no other process runs: its duration, in its command line, is the marker.
+    const marker = `${200 + (process.pid % 100)}.${Date.now() % 1000}`;
     const pack = makeWorkspace({
       "10-slow.yaml": [
         "version: 1",
@@ -282,45 +293,34 @@ describe("shutting pi down", () => {
         "checks:",
         "  - describe: the slow test passes",
         "    type: command",
-        `    run: "${marker}"`,
+        `    run: "sleep ${marker}"`,
         "",
       ].join("\n"),
       "sandboxes/slow/README.md": "A slow test.\n",
     });
     const workspace = makeWorkspace();
     const learner = startPiRpc({ workspace, pack });
-    const running = async () =>
-      (await execa("pgrep", ["-f", `^${marker}$`], { reject: false })).stdout.trim();
-    for (let tries = 0; (await running()) === "" && tries < 150; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(await running()).not.toBe("");
-    const worktrees = async () =>
-      (await execa("git", ["worktree", "list", "--porcelain"], { cwd: workspace })).stdout
-        .split("\n")
-        .filter((line) => line.startsWith("worktree "));
-    expect(await worktrees()).toHaveLength(2);
+    expect(await untilRunning(marker)).not.toEqual([]);
+    expect(git(workspace, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(2);
     expect(await learner.close()).toBe(0);
-    expect(await running()).toBe("");
-    expect(await worktrees()).toEqual([`worktree ${realpathSync(workspace)}`]);
+    expect(processesMentioning(marker)).toEqual([]);
+    expectNoLeftoverWorktrees(workspace);
   });
 
   it("cancels a running check and kills its processes", async () => {
-    // A sleep no other process runs: bash hands over to it, so its own command line is the marker.
-    const marker = `sleep ${100 + (process.pid % 100)}.${Date.now() % 1000}`;
-    const pack = slowQuestPack(marker);
+    // A sleep no other process runs: its duration, in its command line, is the marker. It runs in
+    // the background of the check's shell, so only a kill of the whole process group stops it.
+    // Two things kill it: the evaluation cancelled on shutdown, and, should Pi exit first, the
+    // script runner's kill-on-exit. The worktree test above is the one that needs the former.
+    const marker = `${100 + (process.pid % 100)}.${Date.now() % 1000}`;
+    const pack = slowQuestPack(`sleep ${marker} & wait`);
     const learner = startPiRpc({ workspace: makeWorkspace(), pack });
     await learner.waitFor(
       (line) => line.method === "setWidget" && String(line.widgetLines).includes("checking…"),
     );
-    const running = async () =>
-      (await execa("pgrep", ["-f", `^${marker}$`], { reject: false })).stdout.trim();
-    for (let tries = 0; (await running()) === "" && tries < 100; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(await running()).not.toBe("");
+    expect(await untilRunning(marker)).not.toEqual([]);
     expect(await learner.close()).toBe(0);
-    expect(await running()).toBe("");
+    expect(processesMentioning(marker)).toEqual([]);
     expect(learner.hud().widget?.[1]).not.toMatch(/✓/);
   });
 });
