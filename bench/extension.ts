@@ -16,7 +16,7 @@
  * these machines) and removed at the end. Runs alone too: `node bench/extension.ts`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -24,7 +24,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { execa } from "execa";
-import { workspaceHome } from "../src/core/workspace-key.ts";
+import { locateDataFolder } from "../src/extension/data-folder.ts";
 import { ms } from "./measure.ts";
 
 const repo = resolve(import.meta.dirname, "..");
@@ -273,7 +273,7 @@ export async function benchTurnEnd(
   mkdirSync(agentDir);
   if (loggedEvents > 0) {
     // Events recorded by earlier sessions, in the workspace's log as the extension finds it.
-    const dataFolder = workspaceHome(join(agentDir, "quests"), realpathSync(workspace));
+    const { folder: dataFolder } = await locateDataFolder(workspace, { PI_CODING_AGENT_DIR: agentDir });
     mkdirSync(dataFolder, { recursive: true });
     const lines = Array.from({ length: loggedEvents }, (_, seq) =>
       JSON.stringify({ name: "turn_end", sessionId: "earlier", seq, payload: { assistantTurns: seq + 1 } }),

@@ -4,11 +4,7 @@
  * session with a UI, or `pi-quests check --events`, evaluates what was recorded. This path
  * loads no schema library, so `pi -p` starts about as fast as without the extension.
  */
-import { realpath } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { agentDirFrom } from "../core/paths.ts";
-import { workspaceHome } from "../core/workspace-key.ts";
+import { locateDataFolder } from "./data-folder.ts";
 import { createEventLog, type EventLog, nextSeqOf } from "./event-log.ts";
 
 export async function openEventRecorder(options: {
@@ -16,9 +12,7 @@ export async function openEventRecorder(options: {
   env: Record<string, string | undefined>;
   onWriteError: (error: unknown) => void;
 }): Promise<EventLog> {
-  const agentDir = agentDirFrom(options.env, options.cwd, homedir());
-  const workspace = await realpath(options.cwd);
-  const file = join(workspaceHome(join(agentDir, "quests"), workspace), "events.jsonl");
+  const { eventsFile: file } = await locateDataFolder(options.cwd, options.env);
   // Only new events are held here, so nothing may be dropped: the next full session bounds the log.
   return createEventLog(file, [], await nextSeqOf(file), {
     maxEvents: Number.POSITIVE_INFINITY,

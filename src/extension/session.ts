@@ -3,15 +3,12 @@
  * folder (`{agent_dir}/quests/workspaces/<key>/`: progress.json, events.jsonl, and the task
  * verifier's and receipts' files), and the real adapters behind the controller. No Pi import.
  */
-import { realpath } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuestPack } from "../core/loader.ts";
-import { agentDirFrom } from "../core/paths.ts";
 import type { PiEvent } from "../core/pi-events.ts";
-import { workspaceHome } from "../core/workspace-key.ts";
 import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
+import { locateDataFolder } from "./data-folder.ts";
 import { createEventLog } from "./event-log.ts";
 import { readEventLog } from "./event-log-reader.ts";
 import { openProgressStore } from "./progress.ts";
@@ -29,9 +26,7 @@ export type QuestSessionOptions = {
   backlog?: PiEvent[];
 };
 
-export type QuestSessionOpened =
-  | { ok: true; controller: QuestController; dataFolder: string }
-  | { ok: false; message: string };
+export type QuestSessionOpened = { ok: true; controller: QuestController } | { ok: false; message: string };
 
 export async function openQuestSession(options: QuestSessionOptions): Promise<QuestSessionOpened> {
   const { env, ui } = options;
@@ -43,12 +38,8 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   }
   if (pack.value.length === 0) return { ok: false, message: `the quest pack ${packDir} has no quests` };
 
-  const home = homedir();
-  const agentDir = agentDirFrom(env, options.cwd, home);
-  const dataDir = join(agentDir, "quests");
-  const workspace = await realpath(options.cwd);
-  const dataFolder = workspaceHome(dataDir, workspace);
-  const eventsFile = join(dataFolder, "events.jsonl");
+  const data = await locateDataFolder(options.cwd, env);
+  const { home, agentDir, dataDir, workspace, eventsFile } = data;
   const recorded = await readEventLog(eventsFile);
   if (recorded.skippedLines > 0) {
     ui.notify(
@@ -63,7 +54,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   });
   const controller = await startQuestController({
     pack: pack.value,
-    progress: openProgressStore(join(dataFolder, "progress.json")),
+    progress: openProgressStore(data.progressFile),
     events,
     ui,
     sessionId: options.sessionId,
@@ -95,5 +86,5 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
       return head.ok ? head.value : undefined;
     },
   });
-  return { ok: true, controller, dataFolder };
+  return { ok: true, controller };
 }

@@ -4,12 +4,18 @@
  * task verifier. Also: progress across restarts and `/new`, a corrupted progress file, quest
  * definitions pinned at activation, and shutdown stopping a running check.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { REPO } from "../support/cli.ts";
-import { closeAllPis, command, type PiRpc, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
+import {
+  closeAllPis,
+  command,
+  dataFolderOf,
+  type PiRpc,
+  slowQuestPack,
+  startPiRpc,
+} from "../support/pi-rpc.ts";
 import { expectNoLeftoverWorktrees, processesMentioning } from "../support/task-verifier.ts";
 import { git, makeWorkspace } from "../support/workspace.ts";
 
@@ -28,11 +34,9 @@ async function untilRunning(marker: string): Promise<number[]> {
   return [];
 }
 
-/** The workspace's data folder, where progress.json and events.jsonl live. */
-const dataFolder = (agentDir: string, workspace: string) =>
-  workspaceHome(join(agentDir, "quests"), realpathSync(workspace));
+/** The workspace's progress file, as the extension wrote it. */
 const progressOf = (agentDir: string, workspace: string) =>
-  JSON.parse(readFileSync(join(dataFolder(agentDir, workspace), "progress.json"), "utf8"));
+  JSON.parse(readFileSync(join(dataFolderOf(agentDir, workspace), "progress.json"), "utf8"));
 
 /** `/quest check` with the confirm dialog answered; returns the dialog Pi showed. */
 async function checkAnswering(learner: PiRpc, confirmed: boolean) {
@@ -252,7 +256,7 @@ describe("progress", () => {
     await learner.settled();
     expect(learner.widgets(from).length).toBeGreaterThan(0);
     expect(learner.hud()).toEqual(before);
-    const events = readFileSync(join(dataFolder(learner.agentDir, workspace), "events.jsonl"), "utf8")
+    const events = readFileSync(join(dataFolderOf(learner.agentDir, workspace), "events.jsonl"), "utf8")
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
@@ -263,7 +267,7 @@ describe("progress", () => {
   it("a corrupted progress file is reported and kept aside, and the quests start over", async () => {
     const workspace = makeWorkspace();
     const agentDir = makeWorkspace();
-    const folder = dataFolder(agentDir, workspace);
+    const folder = dataFolderOf(agentDir, workspace);
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, "progress.json"), "{ this is not json");
 

@@ -3,22 +3,29 @@
  * commands with their exit codes, print mode (no UI calls, events still recorded), `/resume`,
  * a sandbox quest in a folder that is not empty, and a turn that never waits for a slow check.
  */
-import { readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { readEventsFile } from "../../src/cli/events-file.ts";
 import type { VerifierEvent } from "../../src/core/events.ts";
-import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { REPO } from "../support/cli.ts";
-import { closeAllPis, command, PI, scriptedPiArgs, slowQuestPack, startPiRpc } from "../support/pi-rpc.ts";
+import {
+  closeAllPis,
+  command,
+  dataFolderOf,
+  PI,
+  scriptedPiArgs,
+  slowQuestPack,
+  startPiRpc,
+} from "../support/pi-rpc.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/extension");
 afterEach(closeAllPis);
 
 const eventsFile = (agentDir: string, workspace: string) =>
-  join(workspaceHome(join(agentDir, "quests"), realpathSync(workspace)), "events.jsonl");
+  join(dataFolderOf(agentDir, workspace), "events.jsonl");
 
 /** The recorded events, read with the CLI's own `--events` reader (same format, or it fails). */
 async function recorded(agentDir: string, workspace: string): Promise<VerifierEvent[]> {

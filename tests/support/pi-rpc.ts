@@ -1,5 +1,9 @@
 /** The real `pi` over RPC (scripts/pi-rpc.ts), with every pi a test file starts closed after each test. */
+
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
 import { type PiRpc, type PiRpcOptions, startPiRpc as startPi } from "../../scripts/pi-rpc.ts";
+import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { makeWorkspace } from "./workspace.ts";
 
 export type { PiRpc, RpcLine } from "../../scripts/pi-rpc.ts";
@@ -44,4 +48,9 @@ export async function command(pi: PiRpc, text: string): Promise<string[]> {
   const from = pi.lines.length;
   await pi.prompt(text);
   return pi.notifications(from);
+}
+
+/** The workspace's quest data folder in `agentDir` (progress.json, events.jsonl), as the extension finds it. */
+export function dataFolderOf(agentDir: string, workspace: string): string {
+  return workspaceHome(join(agentDir, "quests"), realpathSync(workspace));
 }
