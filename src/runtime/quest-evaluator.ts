@@ -42,18 +42,12 @@ export type EvaluationInput = {
 
 export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
 
-/** The workspace's receipt store, with interrupted runs found and recorded first. */
-async function openReceipts(dataDir: string, workspace: string, baseline: string | undefined) {
+/** The workspace's receipt store, with interrupted runs (a crash, a kill) found and recorded first. */
+async function openReceipts(dataDir: string, workspace: string) {
   const realWorkspace = await realpath(workspace);
   const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"));
   await store.recoverInterrupted();
-  return createReceiptPort({
-    store,
-    workspace: realWorkspace,
-    ...(baseline ? { baseline } : {}),
-    host: currentHost(),
-    tool: `pi-quests@${VERSION}`,
-  });
+  return { store, realWorkspace, host: currentHost() };
 }
 
 /**
@@ -95,12 +89,20 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
   const { quest } = options;
   const probes = createNodeProbes({ confirmed: options.confirmed, env: options.env, home: options.home });
   await attachTaskVerifier(probes, options);
-  const usesReceipts = quest.checks.some((c) => c.type === "command");
-  let receipts: ReceiptsForEvaluation | undefined;
+  // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
+  // snapshot of that evaluation.
+  const opened = quest.checks.some((c) => c.type === "command")
+    ? await openReceipts(options.dataDir, options.workspace)
+    : undefined;
   return async (input) => {
-    // Opened per evaluation: the store's view of receipts is a snapshot.
-    receipts = usesReceipts
-      ? await openReceipts(options.dataDir, options.workspace, options.baseline)
+    const receipts: ReceiptsForEvaluation | undefined = opened
+      ? createReceiptPort({
+          store: opened.store,
+          workspace: opened.realWorkspace,
+          ...(options.baseline ? { baseline: options.baseline } : {}),
+          host: opened.host,
+          tool: `pi-quests@${VERSION}`,
+        })
       : undefined;
     const evaluated = await evaluateQuest(quest, {
       probes,
