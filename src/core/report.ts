@@ -17,8 +17,12 @@ export function formatQuestResult(result: QuestResult, title: string): string {
 
 function formatCheck(check: CheckResult): string[] {
   const label = check.describe ? `${check.id} (${check.describe})` : check.id;
-  const lines = [`  [${MARK[check.status]}] ${label}: ${check.evidence.summary}`];
   const evidence = check.evidence;
+  const reused =
+    evidence.kind === "command" && evidence.receipt?.reused
+      ? ` (receipt ${evidence.receipt.id}: same check, same files; not run again)`
+      : "";
+  const lines = [`  [${MARK[check.status]}] ${label}: ${evidence.summary}${reused}`];
   if (evidence.kind === "command" && check.status !== "pass" && evidence.output) {
     const tail = evidence.output.trimEnd().split("\n").slice(-OUTPUT_TAIL_LINES);
     const cut = evidence.outputTruncated ? " (earlier output dropped)" : "";

@@ -78,14 +78,11 @@ export function hudCheck(check: { id: string; describe?: string }, result?: Chec
   const describe = check.describe ?? check.id;
   if (!result) return { describe, status: "unchecked" };
   const { evidence } = result;
+  // An event that has not happened is "not yet" to a learner; the event count is for /quest status.
   const summary =
-    // An event that has not happened is "not yet" to a learner; the event count is for /quest status.
     evidence.kind === "event" && result.status === "fail" && evidence.matched === 0
       ? NOT_YET
-      : // Receipt bookkeeping ("not run again") is for /quest status too.
-        evidence.kind === "command" && evidence.receipt?.reused
-        ? evidence.summary.replace(/ \(receipt [^)]*\)$/, "")
-        : evidence.summary;
+      : evidence.summary;
   if (evidence.kind === "confirm" && result.status === "pending") {
     // The learner is the one to act: say how.
     const reason =

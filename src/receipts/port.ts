@@ -93,7 +93,8 @@ export function createReceiptPort(options: ReceiptPortOptions): ReceiptsForEvalu
         ...(check.describe !== undefined ? { describe: check.describe } : {}),
         evidence: {
           ...evidence,
-          summary: `${newest.result.summary} (receipt ${newest.id}: same check, same files; not run again)`,
+          // What the run found; `receipt.reused` says it was not run again (the report shows it).
+          summary: newest.result.summary,
           ...(evidence.kind === "command" ? { receipt: evidenceOf(newest, true) } : {}),
         } as CheckResult["evidence"],
       };

@@ -5,6 +5,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { formatQuestResult } from "../../src/core/report.ts";
 import type { QuestResult } from "../../src/core/results.ts";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import { reassess } from "../../src/receipts/assess.ts";
@@ -78,7 +79,11 @@ describe("receipts", () => {
     const receipt =
       second.checks[0]?.evidence.kind === "command" ? second.checks[0].evidence.receipt : undefined;
     expect(receipt).toMatchObject({ reused: true, state: "passed" });
-    expect(second.checks[0]?.evidence.summary).toContain("not run again");
+    // The evidence says what the run found; the report adds that it was not run again.
+    expect(second.checks[0]?.evidence.summary).toBe(first.checks[0]?.evidence.summary);
+    expect(formatQuestResult(second, "Says hello")).toContain(
+      `(receipt ${receipt?.id}: same check, same files; not run again)`,
+    );
     expect(await states(store)).toEqual([["says", "passed", "exit"]]);
   });
 
