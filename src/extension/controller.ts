@@ -98,6 +98,14 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
   const nextAvailable = () =>
     pack.find((quest) => !isDone(quest.id) && missingRequirements(quest).length === 0);
 
+  /** 1-based, as the HUD and announcements number quests. */
+  const positionOf = (quest: Quest) => pack.findIndex((candidate) => candidate.id === quest.id) + 1;
+  /** The last published result, when it is this quest's. */
+  const lastResultOf = (questId: string): QuestResult | undefined => {
+    const result = progress.lastResult as QuestResult | undefined;
+    return result?.quest === questId ? result : undefined;
+  };
+
   const render = () => {
     if (disposed) return;
     ui.showHud(hudState());
@@ -109,12 +117,12 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       const done = pack.filter((quest) => isDone(quest.id)).length;
       return { kind: "idle", done, total, ...(notice ? { notice } : {}) };
     }
-    const result = progress.lastResult as QuestResult | undefined;
-    const results = new Map(result?.quest === active.quest.id ? result.checks.map((c) => [c.id, c]) : []);
+    const results = new Map(lastResultOf(active.quest.id)?.checks.map((c) => [c.id, c]));
     return {
       kind: "active",
       title: active.quest.title,
-      position: pack.findIndex((quest) => quest.id === active?.quest.id) + 1 || total,
+      // A pinned quest the pack no longer has is counted last.
+      position: positionOf(active.quest) || total,
       total,
       checks: active.quest.checks.map((check) => hudCheck(check, results.get(check.id))),
       evaluating,
@@ -200,8 +208,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
   };
 
   const announcement = (quest: Quest) => {
-    const position = pack.findIndex((candidate) => candidate.id === quest.id) + 1;
-    return `Quest ${position}/${pack.length}: ${quest.title}\n${quest.goal.trim()}\n(/quest hint if you are stuck)`;
+    return `Quest ${positionOf(quest)}/${pack.length}: ${quest.title}\n${quest.goal.trim()}\n(/quest hint if you are stuck)`;
   };
 
   /**
@@ -337,8 +344,8 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       }
       scheduler.manualCheck();
       await scheduler.idle();
-      const result = progress.lastResult as QuestResult | undefined;
-      if (active?.quest.id === quest.id && result?.quest === quest.id) {
+      const result = lastResultOf(quest.id);
+      if (active?.quest.id === quest.id && result) {
         const { passed, failed, pending } = result.counts;
         ui.say(`${quest.title}: ${passed} passed, ${failed} failed, ${pending} pending.`);
       }
@@ -359,11 +366,8 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     status() {
       if (!active) return ui.say(noActiveQuest());
       const { quest } = active;
-      const result = progress.lastResult as QuestResult | undefined;
-      const report =
-        result?.quest === quest.id
-          ? formatQuestResult(result, quest.title)
-          : `${quest.title}: not checked yet\n`;
+      const result = lastResultOf(quest.id);
+      const report = result ? formatQuestResult(result, quest.title) : `${quest.title}: not checked yet\n`;
       ui.say(`${report}\nGoal: ${quest.goal.trim()}`);
     },
 
