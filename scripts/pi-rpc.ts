@@ -82,6 +82,25 @@ export function scriptedPiArgs(options: { extension?: boolean; session?: boolean
   ];
 }
 
+/**
+ * pi's environment for a scripted run: the agent dir (also HOME, so nothing of the real home is
+ * read or written), the script, no system git config, and a git identity for the learner's commits.
+ */
+export function scriptedPiEnv(agentDir: string, scriptFile: string): Record<string, string> {
+  const name = "Learner";
+  const email = "learner@example.com";
+  return {
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_QUESTS_SCRIPT: scriptFile,
+    HOME: agentDir,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: name,
+    GIT_AUTHOR_EMAIL: email,
+    GIT_COMMITTER_NAME: name,
+    GIT_COMMITTER_EMAIL: email,
+  };
+}
+
 const isUi = (line: RpcLine, method: string): line is UiRequest =>
   line.type === "extension_ui_request" && line.method === method;
 
@@ -96,18 +115,11 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
     "rpc",
     ...scriptedPiArgs({ extension: options.withExtension !== false, session: options.session === true }),
   ];
-  const identity = { GIT_AUTHOR_NAME: "Learner", GIT_AUTHOR_EMAIL: "learner@example.com" };
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: options.workspace,
     env: {
       PATH: process.env.PATH ?? "",
-      PI_CODING_AGENT_DIR: agentDir,
-      PI_QUESTS_SCRIPT: scriptFile,
-      HOME: agentDir,
-      GIT_CONFIG_NOSYSTEM: "1",
-      ...identity,
-      GIT_COMMITTER_NAME: identity.GIT_AUTHOR_NAME,
-      GIT_COMMITTER_EMAIL: identity.GIT_AUTHOR_EMAIL,
+      ...scriptedPiEnv(agentDir, scriptFile),
       ...(options.pack ? { PI_QUESTS_PACK: options.pack } : {}),
       ...options.env,
     },

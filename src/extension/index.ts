@@ -71,30 +71,31 @@ export default function piQuests(pi: ExtensionAPI): void {
     return undefined;
   };
 
-  /** With a UI the quest controller; without one (print mode) the plain event recorder. */
-  const open = async (ctx: ExtensionContext): Promise<EventSink | undefined> => {
+  /** Runs `opening`; a failure is told to the learner, and Pi keeps working without quests. */
+  const orNothing = async <T>(ctx: ExtensionContext, opening: () => Promise<T | undefined>) => {
     try {
-      if (!ctx.hasUI) return await openRecorder(ctx);
-      controller = await openController(ctx);
-      return controller;
+      return await opening();
     } catch (error) {
-      // Pi keeps working without quests; the learner is told why.
       questUi(ctx).notify(`pi-quests could not start: ${(error as Error).message}`, "error");
       return undefined;
     }
   };
+
+  /** With a UI the quest controller; without one (print mode) the plain event recorder. */
+  const open = (ctx: ExtensionContext): Promise<EventSink | undefined> =>
+    orNothing(ctx, async () => {
+      if (!ctx.hasUI) return openRecorder(ctx);
+      controller = await openController(ctx);
+      return controller;
+    });
 
   /** The controller for a `/quest` command; in print mode it is opened now, taking over from the recorder. */
   const commandController = async (ctx: ExtensionContext): Promise<QuestController | undefined> => {
     await opening;
     if (controller || !sink || sink === DISCARD) return controller;
     await sink.dispose();
-    try {
-      controller = await openController(ctx);
-    } catch (error) {
-      questUi(ctx).notify(`pi-quests could not start: ${(error as Error).message}`, "error");
-    }
-    sink = controller;
+    controller = await orNothing(ctx, () => openController(ctx));
+    sink = controller ?? DISCARD;
     return controller;
   };
 

@@ -2,7 +2,13 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
-import { PI, SCRIPTED_MODEL, type ScriptedTurn } from "../../scripts/pi-rpc.ts";
+import {
+  PI,
+  SCRIPTED_MODEL,
+  type ScriptedTurn,
+  scriptedPiArgs,
+  scriptedPiEnv,
+} from "../../scripts/pi-rpc.ts";
 import { makeWorkspace } from "./workspace.ts";
 
 export { PI, SCRIPTED_MODEL, type ScriptedTurn };
@@ -15,20 +21,12 @@ export async function runPi(workspace: string, prompt: string, script: ScriptedT
   const agentDir = makeWorkspace();
   const scriptFile = join(agentDir, "script.json");
   writeFileSync(scriptFile, JSON.stringify(script));
-  const identity = { GIT_AUTHOR_NAME: "Learner", GIT_AUTHOR_EMAIL: "learner@example.com" };
   const run = await execa(
     process.execPath,
-    [PI, "--offline", "-e", SCRIPTED_MODEL, "--provider", "scripted", "--model", "scripted-1", "-p", prompt],
+    [PI, ...scriptedPiArgs({ extension: false, session: true }), "-p", prompt],
     {
       cwd: workspace,
-      env: {
-        PI_CODING_AGENT_DIR: agentDir,
-        PI_QUESTS_SCRIPT: scriptFile,
-        HOME: agentDir,
-        ...identity,
-        GIT_COMMITTER_NAME: identity.GIT_AUTHOR_NAME,
-        GIT_COMMITTER_EMAIL: identity.GIT_AUTHOR_EMAIL,
-      },
+      env: scriptedPiEnv(agentDir, scriptFile),
       reject: false,
       stdin: "ignore",
       timeout: 60_000,
