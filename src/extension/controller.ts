@@ -9,7 +9,11 @@
  * `quest_completed` and activates the next available quest.
  */
 import type { VerifierEvent } from "../core/events.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../core/lifecycle-events.ts";
+import {
+  QUEST_ACTIVATED_EVENT,
+  QUEST_COMPLETED_EVENT,
+  type QuestActivation,
+} from "../core/lifecycle-events.ts";
 import { PI_EVENTS, type PiEvent } from "../core/pi-events.ts";
 import type { Quest } from "../core/quest.ts";
 import { formatQuestResult } from "../core/report.ts";
@@ -43,11 +47,16 @@ export type QuestControllerDeps = {
   progress: ProgressStore;
   events: EventLog;
   ui: QuestUi;
-  /** The evaluator of a pinned quest at its baseline. */
+  /**
+   * The evaluator of a pinned quest: git checks compare against `baseline` (HEAD at activation),
+   * command checks take their oracles from `oracleBaseline` (a sandbox template's commit; when
+   * undefined, from `baseline`).
+   */
   createEvaluator(
     quest: Quest,
     baseline: string | undefined,
     confirmed: (checkId: string) => boolean | undefined,
+    oracleBaseline: string | undefined,
   ): Promise<QuestEvaluator>;
   /** Sets up the workspace from a sandbox quest's template. */
   prepareSandbox(quest: Quest & { sandboxDir: string }): Promise<SandboxOutcome>;
@@ -138,6 +147,16 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
           event.seq >= record.fromSeq || (LIFECYCLE_EVENTS.has(event.name) && event.seq >= progress.epochSeq),
       );
 
+  /**
+   * Where the active quest's oracles come from: the commit pinned at activation, or, for a
+   * sandbox quest pinned before oracles were recorded, its sandbox's template commit.
+   */
+  const oracleOf = ({ record, quest }: Active): string | undefined =>
+    record.oracleBaseline ??
+    (quest.sandboxDir !== undefined && progress.sandbox?.template === quest.sandboxDir
+      ? progress.sandbox.baseline
+      : undefined);
+
   const confirmedFor = (questId: string) => (checkId: string) =>
     progress.confirmations[questId]?.[checkId]?.answer;
 
@@ -149,7 +168,12 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     try {
       // A failure to build it (say, a transient git error) is tried again next time.
       current.evaluator ??= deps
-        .createEvaluator(current.quest, current.record.baseline, confirmedFor(current.quest.id))
+        .createEvaluator(
+          current.quest,
+          current.record.baseline,
+          confirmedFor(current.quest.id),
+          oracleOf(current),
+        )
         .catch((error: unknown) => {
           current.evaluator = undefined;
           throw error;
@@ -244,17 +268,28 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       }
     }
     const baseline = await deps.headCommit();
+    // Tests come from the template's own commit, never from one made since (say, in an earlier
+    // quest on the same sandbox); commits are still counted from HEAD now.
+    const oracleBaseline = quest.sandboxDir ? progress.sandbox?.baseline : undefined;
     const pinned = pinQuest(quest);
     const record: ActiveQuest = {
       questId: quest.id,
       ...pinned,
       ...(baseline ? { baseline } : {}),
+      ...(oracleBaseline ? { oracleBaseline } : {}),
       activatedAt: now().toISOString(),
       fromSeq: events.nextSeq(),
       hintsShown: 0,
     };
     events.record(
-      { name: QUEST_ACTIVATED_EVENT, payload: { quest: quest.id, baseline: baseline ?? null } },
+      {
+        name: QUEST_ACTIVATED_EVENT,
+        payload: {
+          quest: quest.id,
+          baseline: baseline ?? null,
+          ...(oracleBaseline ? { oracleBaseline } : {}),
+        } satisfies QuestActivation,
+      },
       deps.sessionId(),
     );
     active = { record, quest };

@@ -13,8 +13,13 @@ const ActiveQuestSchema = z.strictObject({
   /** The quest's definition as it was at activation; later edits to quest files do not count. */
   definition: z.record(z.string(), z.unknown()),
   definitionHash: z.string(),
-  /** The commit git and command checks compare against, pinned at activation. */
+  /** HEAD at activation: what git checks and "commits since the quest started" compare against. */
   baseline: z.string().optional(),
+  /**
+   * A sandbox quest's oracle: the template's own commit (from `sandbox.baseline`), where command
+   * checks restore tests and other protected files from. Absent without a sandbox (then `baseline`).
+   */
+  oracleBaseline: z.string().optional(),
   activatedAt: z.string(),
   /** The first event this activation sees: earlier work belongs to earlier attempts. */
   fromSeq: z.int().min(0),

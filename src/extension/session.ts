@@ -60,7 +60,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     sessionId: options.sessionId,
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
-    async createEvaluator(quest, baseline, confirmed) {
+    async createEvaluator(quest, baseline, confirmed, oracleBaseline) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");
       return createQuestEvaluator({
@@ -68,6 +68,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         workspace,
         ...(quest.sandboxDir ? { sandbox: workspace } : {}),
         ...(baseline ? { baseline } : {}),
+        ...(oracleBaseline ? { oracleBaseline } : {}),
         dataDir,
         agentDir,
         home,

@@ -1,6 +1,6 @@
 /**
  * One quest, evaluated with the real adapters: the Node probes, the isolated task verifier for
- * command checks (pinned to the quest's baseline and definition) and receipts. The CLI's `check`
+ * command checks (pinned to the quest's oracle commit and definition) and receipts. The CLI's `check`
  * and the Pi extension both evaluate through here, so a quest means the same in both.
  */
 import { realpath } from "node:fs/promises";
@@ -15,7 +15,8 @@ import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
-import type { Probes } from "../verifier/probes.ts";
+import type { Probes, ScriptOutcome } from "../verifier/probes.ts";
+import { oracleMissingMessage, oraclePin } from "./oracle-baseline.ts";
 
 export type QuestEvaluatorOptions = {
   quest: Quest;
@@ -23,8 +24,17 @@ export type QuestEvaluatorOptions = {
   workspace: string;
   /** The sandbox folder, when the quest has one (what `{sandbox}` names). */
   sandbox?: string;
-  /** The pinned baseline, a full object id; none outside git (git checks are then pending). */
+  /**
+   * The progress baseline, a full object id: what git checks (`commit_count`, `diff_contains`)
+   * compare against; none outside git (git checks are then pending).
+   */
   baseline?: string;
+  /**
+   * Where command checks' oracles come from (a full object id): the isolated verifier's worktree
+   * starts from it and protected files are restored from it. A sandbox quest gives its
+   * template's commit; without it, the oracle is `baseline`.
+   */
+  oracleBaseline?: string;
   /** Where evidence, worktrees and receipts go, outside the workspace. */
   dataDir: string;
   agentDir: string;
@@ -60,24 +70,42 @@ function npmEntryPoint(env: Record<string, string | undefined>): { npmCliPath?: 
   return given ? { npmCliPath: given } : {};
 }
 
-/** Command checks go through the isolated task verifier, pinned to the quest's checks and baseline. */
+const unavailable = (message: string) => async (): Promise<ScriptOutcome> => ({
+  ok: false,
+  kind: "unavailable",
+  message,
+  report: "",
+  truncated: false,
+});
+
+/** Command checks go through the isolated task verifier, pinned to the quest's checks and oracle. */
 async function attachTaskVerifier(probes: Probes, options: QuestEvaluatorOptions): Promise<void> {
   const { quest } = options;
   const commandChecks = quest.checks.flatMap((c) =>
     c.type === "command" && c.isolation === "worktree" ? [c] : [],
   );
   if (commandChecks.length === 0) return;
+  const oracle = oraclePin(options);
+  if (!oracle.ok) {
+    probes.runIsolated = unavailable(oracle.message);
+    return;
+  }
   const made = await createTaskVerifier({
     workspace: options.workspace,
     dataDir: options.dataDir,
-    ...(options.baseline ? { baseline: options.baseline } : {}),
+    ...(oracle.commit ? { baseline: oracle.commit } : {}),
     ...npmEntryPoint(options.env),
     checks: commandChecks.map((check) => ({ questId: quest.id, check })),
     env: options.env,
   });
+  // A template commit that is gone is said so, never replaced by HEAD.
   probes.runIsolated = made.ok
     ? made.verifier.run
-    : async () => ({ ok: false, kind: "unavailable", message: made.message, report: "", truncated: false });
+    : unavailable(
+        made.kind === "unknown_baseline" && options.oracleBaseline
+          ? oracleMissingMessage(options.oracleBaseline)
+          : made.message,
+      );
 }
 
 /**
@@ -94,12 +122,14 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
   const opened = quest.checks.some((c) => c.type === "command")
     ? await openReceipts(options.dataDir, options.workspace)
     : undefined;
+  const oracle = options.oracleBaseline ?? options.baseline;
   return async (input) => {
     const receipts: ReceiptsForEvaluation | undefined = opened
       ? createReceiptPort({
           store: opened.store,
           workspace: opened.realWorkspace,
-          ...(options.baseline ? { baseline: options.baseline } : {}),
+          // A receipt answers again only for the same oracle the isolated verifier pinned.
+          ...(oracle ? { baseline: oracle } : {}),
           host: opened.host,
           tool: `pi-quests@${VERSION}`,
         })

@@ -36,7 +36,11 @@ export type TaskVerifierOptions = {
   workspace: string;
   /** Where worktrees, locks and evidence go; absolute and outside the workspace. */
   dataDir: string;
-  /** The revision to pin (default HEAD); resolved once, at construction, to a full object id. */
+  /**
+   * The oracle commit to pin (default HEAD): the worktree starts from it and protected files come
+   * back from it (a sandbox quest gives its template's commit). Resolved once, at construction,
+   * to a full object id.
+   */
   baseline?: string;
   /** The exact Node the checks run with (default: this process's). */
   nodeExecutable?: string;

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -1085,6 +1086,11 @@ describe("sandbox quests", () => {
     return entries;
   }
 
+  /** git in the sandbox with the test's environment; its output trimmed. */
+  function gitIn(workspace: string, env: Record<string, string>, ...args: string[]): string {
+    return execFileSync("git", args, { cwd: workspace, env, encoding: "utf8" }).trim();
+  }
+
   function gitEnv(): Record<string, string> {
     const home = makeWorkspace({ ".gitconfig": "" });
     return {
@@ -1161,6 +1167,100 @@ describe("sandbox quests", () => {
     progress = await h.progress();
     expect(progress.active?.questId).toBe("second");
     expect(h.sandboxCalls.map((of) => of.id)).toEqual(["first"]);
+  });
+
+  it("a later quest on a shared sandbox pins HEAD as its progress baseline and the template's commit as its oracle", async () => {
+    const template = makeWorkspace({ "test.sh": "grep -q hello greeting.txt\n" });
+    const workspace = makeWorkspace();
+    const env = gitEnv();
+    const first = quest({ id: "first", title: "First", sandboxDir: template });
+    const second = quest({ id: "second", title: "Second", requires: ["first"], sandboxDir: template });
+    const oracles: Array<string | undefined> = [];
+    const evaluators = scriptedEvaluators();
+    const h = await start({
+      pack: [first, second],
+      prepareSandbox: (of) => prepareSandbox({ template: of.sandboxDir, workspace, questId: of.id, env }),
+      headCommit: async () => gitIn(workspace, env, "rev-parse", "HEAD"),
+      createEvaluator: (of, baseline, confirmed, oracleBaseline) => {
+        oracles.push(oracleBaseline);
+        return evaluators.createEvaluator(of, baseline, confirmed, oracleBaseline);
+      },
+    });
+    await h.controller.idle();
+    const sandboxCommit = (await h.progress()).sandbox?.baseline ?? "";
+    expect(sandboxCommit).toMatch(/^[0-9a-f]{40}$/);
+    expect((await h.progress()).active).toMatchObject({
+      baseline: sandboxCommit,
+      oracleBaseline: sandboxCommit,
+    });
+
+    // A commit during the first quest (here: the test rewritten) moves HEAD, not the oracle.
+    await writeFile(join(workspace, "test.sh"), "exit 0\n");
+    gitIn(workspace, env, "commit", "-q", "-am", "Simplify the test");
+    const later = gitIn(workspace, env, "rev-parse", "HEAD");
+    evaluators.verdict("first", "pass");
+    await h.controller.command("check");
+    expect((await h.progress()).active).toMatchObject({
+      questId: "second",
+      baseline: later,
+      oracleBaseline: sandboxCommit,
+    });
+    expect(h.named(QUEST_ACTIVATED_EVENT).map((event) => event.payload)).toEqual([
+      { quest: "first", baseline: sandboxCommit, oracleBaseline: sandboxCommit },
+      { quest: "second", baseline: later, oracleBaseline: sandboxCommit },
+    ]);
+    await h.controller.idle();
+    expect(evaluators.created.map((c) => [c.quest.id, c.baseline])).toEqual([
+      ["first", sandboxCommit],
+      ["second", later],
+    ]);
+    expect(oracles).toEqual([sandboxCommit, sandboxCommit]);
+  });
+
+  it("a quest without a sandbox records no oracle baseline: its oracle is HEAD at activation", async () => {
+    const oracles: Array<string | undefined> = [];
+    const evaluators = scriptedEvaluators();
+    const h = await start({
+      createEvaluator: (of, baseline, confirmed, oracleBaseline) => {
+        oracles.push(oracleBaseline);
+        return evaluators.createEvaluator(of, baseline, confirmed, oracleBaseline);
+      },
+    });
+    await h.controller.idle();
+    expect((await h.progress()).active).not.toHaveProperty("oracleBaseline");
+    expect(h.named(QUEST_ACTIVATED_EVENT)[0]?.payload).toEqual({ quest: "alpha", baseline: BASELINE });
+    expect(oracles).toEqual([undefined]);
+  });
+
+  it("a sandbox quest pinned before oracles were recorded takes its oracle from the sandbox record", async () => {
+    const dir = makeWorkspace();
+    const template = "/pack/sandboxes/shared";
+    const second = quest({ id: "second", title: "Second", sandboxDir: template });
+    const sandbox = { template, baseline: "b".repeat(40), at: NOW.toISOString() };
+    await seedProgress(dir, {
+      sandbox,
+      active: {
+        questId: "second",
+        ...pinQuest(second),
+        baseline: BASELINE,
+        activatedAt: NOW.toISOString(),
+        fromSeq: 0,
+        hintsShown: 0,
+      },
+    });
+    const oracles: Array<string | undefined> = [];
+    const evaluators = scriptedEvaluators();
+    const h = await start({
+      dir,
+      pack: [second],
+      createEvaluator: (of, baseline, confirmed, oracleBaseline) => {
+        oracles.push(oracleBaseline);
+        return evaluators.createEvaluator(of, baseline, confirmed, oracleBaseline);
+      },
+    });
+    await h.controller.idle();
+    expect(oracles).toEqual([sandbox.baseline]);
+    expect(evaluators.created[0]?.baseline).toBe(BASELINE);
   });
 
   it("a /quest start that cannot set up its sandbox leaves the active quest as it was", async () => {
