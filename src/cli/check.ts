@@ -5,11 +5,13 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import type { VerifierEvent } from "../core/events.ts";
+import { lastActivation, type QuestActivation } from "../core/lifecycle-events.ts";
 import { loadQuests } from "../core/loader.ts";
 import { formatQuestResult } from "../core/report.ts";
 import { createGitProbe } from "../probes/git.ts";
 import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
 import { isInside } from "../verifier/paths.ts";
+import { chooseBaselines } from "./baselines.ts";
 import { readEventsFile } from "./events-file.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
@@ -22,7 +24,8 @@ Evaluates one quest against a workspace and prints a line a check.
 Options:
   --quest ID             the quest to check (needed when a pack has more than one)
   --cwd DIR              the quest workspace (default: the current folder)
-  --baseline REV         the commit git checks compare against (default: HEAD)
+  --baseline REV         the commit git checks compare against (default: the one the
+                         --events log recorded at the quest's activation, else HEAD)
   --events FILE.jsonl    recorded events, one JSON object a line
   --session FILE.jsonl   a Pi session file, turned into the same events
   --data-dir DIR         where verifier evidence goes, outside the workspace
@@ -142,19 +145,28 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     sessionId = session.sessionId;
   }
 
-  // The baseline is pinned once, to a full object id. A workspace outside git has none:
-  // its git checks are pending, unless a baseline was asked for, which is then an error.
-  let baseline: string | undefined;
-  const pinned = await createGitProbe().resolveRevision(workspace, values.baseline ?? "HEAD");
-  if (pinned.ok) baseline = pinned.value;
-  else if (values.baseline !== undefined) return invalid(`--baseline ${values.baseline}: ${pinned.message}`);
+  // The baselines are pinned once, to full object ids: the activation's when the events log
+  // records one, HEAD otherwise. A workspace outside git has none: its git checks are pending,
+  // unless a baseline was asked for, which is then an error.
+  const gitProbe = createGitProbe();
+  const baselines = await chooseBaselines({
+    questId: quest.id,
+    ...(values.baseline !== undefined ? { explicit: values.baseline } : {}),
+    ...withActivation(lastActivation(events, quest.id)),
+    resolve: (revision) => gitProbe.resolveRevision(workspace, revision),
+  });
+  if (!baselines.ok) return invalid(baselines.message);
+  const { baseline, oracleBaseline, notes } = baselines;
+  for (const note of notes) io.stderr(`pi-quests check: ${note}\n`);
 
-  // Command checks run in the isolated task verifier, pinned to the same baseline; every run
-  // leaves a receipt, and a fresh one answers the check without a run.
+  // Command checks run in the isolated task verifier, pinned to the oracle baseline (the same
+  // baseline without a sandbox); every run leaves a receipt, and a fresh one answers the check
+  // without a run.
   const evaluate = await createQuestEvaluator({
     quest,
     workspace,
     ...(baseline ? { baseline } : {}),
+    ...(oracleBaseline ? { oracleBaseline } : {}),
     dataDir,
     agentDir,
     home: homedir(),
@@ -162,6 +174,9 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     confirmed: (id) => confirmed.has(id),
   });
   const result = await evaluate({ events, ...(sessionId ? { sessionId } : {}) });
-  io.stdout(values.json ? `${JSON.stringify(result)}\n` : formatQuestResult(result, quest.title));
+  const json = notes.length > 0 ? { ...result, notes } : result;
+  io.stdout(values.json ? `${JSON.stringify(json)}\n` : formatQuestResult(result, quest.title));
   return exitCodeFor(result.status);
 }
+
+const withActivation = (activation: QuestActivation | undefined) => (activation ? { activation } : {});
