@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -27,7 +26,7 @@ import {
   type QuestEvaluator,
 } from "../../src/runtime/quest-evaluator.ts";
 import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
-import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 const NOW = new Date("2030-01-02T03:04:05.000Z");
 const BASELINE = "c".repeat(40);
@@ -1086,11 +1085,6 @@ describe("sandbox quests", () => {
     return entries;
   }
 
-  /** git in the sandbox with the test's environment; its output trimmed. */
-  function gitIn(workspace: string, env: Record<string, string>, ...args: string[]): string {
-    return execFileSync("git", args, { cwd: workspace, env, encoding: "utf8" }).trim();
-  }
-
   function gitEnv(): Record<string, string> {
     const home = makeWorkspace({ ".gitconfig": "" });
     return {
@@ -1169,6 +1163,23 @@ describe("sandbox quests", () => {
     expect(h.sandboxCalls.map((of) => of.id)).toEqual(["first"]);
   });
 
+  it("a /quest start that cannot set up its sandbox leaves the active quest as it was", async () => {
+    const practice = quest({ id: "practice", title: "Practice", sandboxDir: "/pack/sandboxes/practice" });
+    const message = '"practice" sets up a practice folder, and this folder is not empty (mine.txt), …';
+    const h = await start({
+      pack: [ALPHA, BETA, SOLO, practice],
+      prepareSandbox: async () => ({ ok: false, kind: "not_empty", message }),
+    });
+    await h.controller.idle();
+    await h.controller.command("hint");
+    const before = await h.progress();
+    await h.controller.command("start practice");
+    expect(h.ui.lastSaid()).toBe(message);
+    await h.controller.idle();
+    expect((await h.progress()).active).toEqual(before.active);
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha" });
+  });
+
   it("a later quest on a shared sandbox pins HEAD as its progress baseline and the template's commit as its oracle", async () => {
     const template = makeWorkspace({ "test.sh": "grep -q hello greeting.txt\n" });
     const workspace = makeWorkspace();
@@ -1180,7 +1191,7 @@ describe("sandbox quests", () => {
     const h = await start({
       pack: [first, second],
       prepareSandbox: (of) => prepareSandbox({ template: of.sandboxDir, workspace, questId: of.id, env }),
-      headCommit: async () => gitIn(workspace, env, "rev-parse", "HEAD"),
+      headCommit: async () => git(workspace, "rev-parse", "HEAD").trim(),
       createEvaluator: (of, baseline, confirmed, oracleBaseline) => {
         oracles.push(oracleBaseline);
         return evaluators.createEvaluator(of, baseline, confirmed, oracleBaseline);
@@ -1196,8 +1207,8 @@ describe("sandbox quests", () => {
 
     // A commit during the first quest (here: the test rewritten) moves HEAD, not the oracle.
     await writeFile(join(workspace, "test.sh"), "exit 0\n");
-    gitIn(workspace, env, "commit", "-q", "-am", "Simplify the test");
-    const later = gitIn(workspace, env, "rev-parse", "HEAD");
+    git(workspace, "commit", "-q", "-am", "Simplify the test");
+    const later = git(workspace, "rev-parse", "HEAD").trim();
     evaluators.verdict("first", "pass");
     await h.controller.command("check");
     expect((await h.progress()).active).toMatchObject({
@@ -1261,22 +1272,5 @@ describe("sandbox quests", () => {
     await h.controller.idle();
     expect(oracles).toEqual([sandbox.baseline]);
     expect(evaluators.created[0]?.baseline).toBe(BASELINE);
-  });
-
-  it("a /quest start that cannot set up its sandbox leaves the active quest as it was", async () => {
-    const practice = quest({ id: "practice", title: "Practice", sandboxDir: "/pack/sandboxes/practice" });
-    const message = '"practice" sets up a practice folder, and this folder is not empty (mine.txt), …';
-    const h = await start({
-      pack: [ALPHA, BETA, SOLO, practice],
-      prepareSandbox: async () => ({ ok: false, kind: "not_empty", message }),
-    });
-    await h.controller.idle();
-    await h.controller.command("hint");
-    const before = await h.progress();
-    await h.controller.command("start practice");
-    expect(h.ui.lastSaid()).toBe(message);
-    await h.controller.idle();
-    expect((await h.progress()).active).toEqual(before.active);
-    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha" });
   });
 });
