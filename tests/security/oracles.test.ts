@@ -5,7 +5,7 @@
  * real sandboxes and the real extension session (src/extension/session.ts) or the real CLI.
  * The oracle is the sandbox template's own commit; commits still count from activation.
  */
-import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { QUEST_ACTIVATED_EVENT } from "../../src/core/lifecycle-events.ts";
@@ -75,6 +75,7 @@ afterEach(async () => {
 
 type Learner = {
   controller: QuestController;
+  agentDir: string;
   ui: FakeQuestUi;
   workspace: string;
   dataDir: string;
@@ -83,10 +84,13 @@ type Learner = {
   check(id: string): QuestResult["checks"][number] | undefined;
 };
 
-/** The extension's session over an empty folder and a throwaway agent dir, with the pack given. */
-async function openLearner(pack: string): Promise<Learner> {
-  const workspace = realpathSync(makeWorkspace());
-  const agentDir = realpathSync(makeWorkspace());
+/**
+ * The extension's session over an empty folder and a throwaway agent dir, with the pack given;
+ * `again` opens a later session on an earlier one's folder and agent dir.
+ */
+async function openLearner(pack: string, again?: Learner): Promise<Learner> {
+  const workspace = again?.workspace ?? realpathSync(makeWorkspace());
+  const agentDir = again?.agentDir ?? realpathSync(makeWorkspace());
   const gitHome = makeWorkspace({ ".gitconfig": "" });
   const ui = fakeQuestUi();
   const opened = await openQuestSession({
@@ -113,6 +117,7 @@ async function openLearner(pack: string): Promise<Learner> {
   const result = () => progress().lastResult as QuestResult | undefined;
   return {
     controller: opened.controller,
+    agentDir,
     ui,
     workspace,
     dataDir,
@@ -214,6 +219,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
       status: "fail",
       evidence: { summary: `0 commit(s) since ${activatedAt}; expected min 1` },
     });
+    expect(learner.check("test-passes")?.status).toBe("fail");
 
     writeFileSync(join(learner.workspace, "greeting.txt"), "hello\n");
     git(learner.workspace, "add", "greeting.txt");
@@ -254,6 +260,67 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     expect(check?.evidence.summary).toContain("is no longer in this repository");
     // The quest cannot pass: its command check is pending (and no commit is this quest's yet).
     expect(learner.result()?.status).not.toBe("pass");
+  });
+
+  it("a new `.git` (rm -rf .git, git init, the `exit 0` test committed) loses the template commit: pending, never the new HEAD", async () => {
+    const learner = await openLearner(sharedSandboxPack());
+    const template = learner.progress().sandbox?.baseline ?? "";
+    rmSync(join(learner.workspace, ".git"), { recursive: true, force: true });
+    writeFileSync(join(learner.workspace, "test.sh"), "#!/bin/bash\nexit 0\n");
+    git(learner.workspace, "init", "-q");
+    git(learner.workspace, "add", "-A");
+    git(learner.workspace, "commit", "-q", "-m", "Fresh start");
+    await finishSetup(learner);
+
+    await checkLeavingFilesAlone(learner);
+    const check = learner.check("test-passes");
+    expect(check?.status).toBe("pending");
+    expect(check?.evidence.summary).toContain(`the sandbox template's commit ${template}`);
+  });
+
+  it("the pack's template folder edited to `exit 0` after the sandbox was set up changes nothing", async () => {
+    const pack = sharedSandboxPack();
+    const learner = await openLearner(pack);
+    writeFileSync(join(pack, "sandboxes/shared/test.sh"), "#!/bin/bash\nexit 0\n");
+    await finishSetup(learner);
+    await checkLeavingFilesAlone(learner);
+    expect(learner.check("test-passes")).toMatchObject({
+      status: "fail",
+      evidence: { summary: "exit code 1, expected = 0" },
+    });
+  });
+
+  it("/quest reset after committing the rewritten test keeps the template commit as the oracle", async () => {
+    const learner = await openLearner(sharedSandboxPack());
+    const template = learner.progress().sandbox?.baseline ?? "";
+    writeFileSync(join(learner.workspace, "test.sh"), "#!/bin/bash\nexit 0\n");
+    git(learner.workspace, "commit", "-q", "-am", "Simplify the test");
+    learner.ui.answer(true);
+    await learner.controller.command("reset");
+    expect(learner.progress().active).toMatchObject({ questId: "setup", oracleBaseline: template });
+    await finishSetup(learner);
+    expect(learner.progress().active?.oracleBaseline).toBe(template);
+    await checkLeavingFilesAlone(learner);
+    expect(learner.check("test-passes")?.status).toBe("fail");
+  });
+
+  it("a restart after committing the rewritten test (a later Pi session) still restores the template's test", async () => {
+    const pack = sharedSandboxPack();
+    const first = await openLearner(pack);
+    writeFileSync(join(first.workspace, "test.sh"), "#!/bin/bash\nexit 0\n");
+    git(first.workspace, "commit", "-q", "-am", "Simplify the test");
+    await finishSetup(first);
+    await first.controller.dispose();
+    git(first.workspace, "commit", "-q", "--allow-empty", "-m", "Between sessions");
+
+    const later = await openLearner(pack, first);
+    await checkLeavingFilesAlone(later);
+    expect(later.check("test-passes")).toMatchObject({
+      status: "fail",
+      evidence: { summary: "exit code 1, expected = 0" },
+    });
+    expect(later.check("one-commit")?.status).toBe("pass");
+    expect(later.result()?.status).toBe("fail");
   });
 
   it("a passing receipt from a run against a later commit as oracle is not reused for the template's oracle", async () => {
