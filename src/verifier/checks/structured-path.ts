@@ -4,6 +4,7 @@ import { parseDocument } from "yaml";
 import type { StructuredPathCheck } from "../../core/checks.ts";
 import { compileQuestRegex } from "../../core/quest-regex.ts";
 import type { CheckResult } from "../../core/results.ts";
+import { documentValue } from "../../core/yaml-source.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { pathProblem, pending, result } from "./result.ts";
@@ -37,7 +38,19 @@ export function parseYaml(text: string): Parsed {
       ...(error.linePos ? { line: error.linePos[0].line, column: error.linePos[0].col } : {}),
     };
   }
-  return { ok: true, value: document.toJS() };
+  // A learner's file may be an alias bomb too: refused with a sentence, never expanded.
+  const value = documentValue(document);
+  if (!value.ok) {
+    const position = value.offset !== undefined ? lineAndColumn(text, value.offset) : undefined;
+    return { ok: false, message: value.message, ...position };
+  }
+  return { ok: true, value: value.value };
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
 }
 
 /** Every value the JSONPath matches. Script filters are off: a quest file never runs code here. */
