@@ -1,10 +1,11 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { z } from "zod";
 import { type Diagnostic, describeFsError, type Loaded } from "./diagnostics.ts";
 import { describeValue } from "./predicates.ts";
 import { type Quest, QuestFileSchema } from "./quest.ts";
-import { parseYamlSource, type YamlSource } from "./yaml-source.ts";
+import { documentValue, parseYamlSource, type YamlSource } from "./yaml-source.ts";
 
 /** A quest file larger than this is refused before parsing. */
 export const MAX_QUEST_FILE_BYTES = 1024 * 1024;
@@ -64,20 +65,9 @@ export async function loadQuestPack(dir: string, only?: string[]): Promise<Loade
 async function readQuestFile(
   file: string,
 ): Promise<{ ok: true; value: Quest; source: YamlSource } | { ok: false; diagnostics: Diagnostic[] }> {
-  let bytes: Buffer;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) return fileProblem(file, "is not a regular file");
-    if (info.size > MAX_QUEST_FILE_BYTES) {
-      return fileProblem(
-        file,
-        `is ${info.size} bytes; a quest file may be at most ${MAX_QUEST_FILE_BYTES} bytes`,
-      );
-    }
-    bytes = await readFile(file);
-  } catch (error) {
-    return fileProblem(file, describeFsError(error));
-  }
+  const read = await readBounded(file);
+  if (!read.ok) return fileProblem(file, read.problem);
+  const { bytes } = read;
   if (bytes.includes(0)) return fileProblem(file, "is a binary file, not YAML text");
   const text = bytes.toString("utf8");
   if (text.trim() === "")
@@ -86,7 +76,12 @@ async function readQuestFile(
   const parsed = parseYamlSource(text, file);
   if (!parsed.ok) return parsed;
   const { source } = parsed;
-  const result = QuestFileSchema.safeParse(source.document.toJS());
+  const data = documentValue(source.document);
+  if (!data.ok) {
+    const where = data.offset !== undefined ? source.position(data.offset) : { line: 1, column: 1 };
+    return { ok: false, diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }] };
+  }
+  const result = QuestFileSchema.safeParse(data.value);
   if (!result.success) return { ok: false, diagnostics: zodDiagnostics(result.error, source) };
 
   const diagnostics: Diagnostic[] = [];
@@ -123,6 +118,40 @@ async function readQuestFile(
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   const quest: Quest = { ...result.data, checks, source: file, ...(sandboxDir ? { sandboxDir } : {}) };
   return { ok: true, value: quest, source };
+}
+
+/**
+ * The file's bytes, never more than the bound: the size is taken from the open file, and one byte
+ * past the bound tells a file that grew after that from one that fits. A FIFO does not block the
+ * open (O_NONBLOCK) and is refused as not a regular file.
+ */
+async function readBounded(
+  file: string,
+): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string }> {
+  const tooLarge = (size: number | string) => ({
+    ok: false as const,
+    problem: `is ${size} bytes; a quest file may be at most ${MAX_QUEST_FILE_BYTES} bytes (1 MiB), so it was not read`,
+  });
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const info = await handle.stat();
+    if (!info.isFile()) return { ok: false, problem: "is not a regular file" };
+    if (info.size > MAX_QUEST_FILE_BYTES) return tooLarge(info.size);
+    const buffer = Buffer.alloc(MAX_QUEST_FILE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_QUEST_FILE_BYTES) return tooLarge(`more than ${MAX_QUEST_FILE_BYTES}`);
+    return { ok: true, bytes: buffer.subarray(0, length) };
+  } catch (error) {
+    return { ok: false, problem: describeFsError(error) };
+  } finally {
+    await handle?.close();
+  }
 }
 
 async function folderProblem(dir: string): Promise<string | undefined> {

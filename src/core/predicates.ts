@@ -1,29 +1,26 @@
 import { z } from "zod";
+import { flagsProblem, regexProblem } from "./quest-regex.ts";
 
-/** Compiles a regex or says why it cannot be, so a bad pattern is a load-time error. */
-export function regexProblem(pattern: string, flags?: string): string | undefined {
-  try {
-    new RegExp(pattern, flags);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
+/**
+ * `{regex, flags}` is judged by the engine that will run it (src/core/quest-regex.ts): bad flags
+ * are reported on the flags, a pattern RE2 cannot run on the regex.
+ */
+export function refineRegexPredicate(
+  value: { regex: string; flags?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  const badFlags = value.flags === undefined ? undefined : flagsProblem(value.flags);
+  if (badFlags) {
+    ctx.addIssue({ code: "custom", path: ["flags"], message: badFlags });
+    return;
   }
+  const problem = regexProblem(value.regex, value.flags);
+  if (problem) ctx.addIssue({ code: "custom", path: ["regex"], message: `invalid regex: ${problem}` });
 }
 
 const RegexPredicateSchema = z
-  .strictObject({
-    regex: z.string(),
-    flags: z
-      .string()
-      .regex(/^[dgimsuvy]*$/, "flags may use only dgimsuvy")
-      .optional(),
-  })
-  .superRefine((value, ctx) => {
-    // Bad flags are reported on their own; the regex cannot be judged without them.
-    if (value.flags !== undefined && !/^[dgimsuvy]*$/.test(value.flags)) return;
-    const problem = regexProblem(value.regex, value.flags);
-    if (problem) ctx.addIssue({ code: "custom", path: ["regex"], message: `invalid regex: ${problem}` });
-  });
+  .strictObject({ regex: z.string(), flags: z.string().optional() })
+  .superRefine(refineRegexPredicate);
 
 const STRING_OPERATORS = "equals, contains, starts_with, ends_with, regex (with optional flags) or one_of";
 

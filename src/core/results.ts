@@ -40,6 +40,14 @@ export type ReceiptEvidence = {
   note?: string;
 };
 
+/**
+ * What an MCP check started or reached, as evidence may show it: secrets in the command line or
+ * URL masked, env variables and headers by name only (their values are never shown).
+ */
+export type McpLaunch =
+  | { transport: "stdio"; commandLine: string; cwd: string; envNames: string[] }
+  | { transport: "http"; url: string; headerNames: string[] };
+
 export type Evidence =
   | {
       kind: "event";
@@ -84,6 +92,12 @@ export type Evidence =
       tools: string[];
       missingTools: string[];
       serverInfo?: { name: string; version: string };
+      /** What the server answered `initialize` with. */
+      protocolVersion?: string;
+      /** What ran (or was reached) for the check; secrets masked, env and headers by name only. */
+      launched?: McpLaunch;
+      /** What a pass proves: the server answered the handshake and listed these tools, nothing more. */
+      proved?: "handshake";
     }
   | {
       kind: "skill";

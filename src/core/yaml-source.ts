@@ -7,6 +7,7 @@ import {
   isScalar,
   LineCounter,
   parseDocument,
+  visit,
   type Node as YamlNode,
 } from "yaml";
 import type { Diagnostic } from "./diagnostics.ts";
@@ -17,6 +18,8 @@ export type YamlSource = {
   document: Document.Parsed;
   /** The line and column of the value at `path`, or of its nearest parent that exists. */
   locate(path: readonly PropertyKey[], options?: { key?: string }): { line: number; column: number };
+  /** The line and column of a character offset in the text. */
+  position(offset: number): { line: number; column: number };
 };
 
 export function parseYamlSource(
@@ -59,5 +62,64 @@ export function parseYamlSource(
     const range = isNode(found) ? (found as YamlNode).range : undefined;
     return range ? position(range[0]) : { line: 1, column: 1 };
   };
-  return { ok: true, source: { file, document, locate } };
+  return { ok: true, source: { file, document, locate, position } };
+}
+
+/**
+ * How many times one anchor may be expanded through aliases before the document is refused (the
+ * yaml library's own bound): a "billion laughs" document nests aliases so that a few lines would
+ * expand to gigabytes.
+ */
+export const MAX_ALIAS_EXPANSIONS = 100;
+
+export type DocumentValue =
+  | { ok: true; value: unknown }
+  | {
+      ok: false;
+      message: string /** Where the offending alias starts, when there is one. */;
+      offset?: number;
+    };
+
+/** The document as plain data, or why it cannot be (an alias bomb), never an exception. */
+export function documentValue(document: Document.Parsed): DocumentValue {
+  try {
+    return { ok: true, value: document.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS }) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!/excessive alias/i.test(reason)) return { ok: false, message: `cannot be read as data: ${reason}` };
+    const offset = nestedAliasOffset(document);
+    return {
+      ok: false,
+      message: `its aliases (*name) expand too far (more than ${MAX_ALIAS_EXPANSIONS} copies of one anchor), the shape of a "billion laughs" attack; write the values out instead of nesting anchors`,
+      ...(offset !== undefined ? { offset } : {}),
+    };
+  }
+}
+
+/** The first alias to an anchored value that itself holds an alias (where a bomb multiplies), or the first alias. */
+function nestedAliasOffset(document: Document.Parsed): number | undefined {
+  let first: number | undefined;
+  let nested: number | undefined;
+  visit(document, {
+    Alias(_key, alias) {
+      const start = alias.range?.[0];
+      first ??= start;
+      const target = alias.resolve(document);
+      let holdsAlias = false;
+      if (target && isCollection(target)) {
+        visit(target, {
+          Alias() {
+            holdsAlias = true;
+            return visit.BREAK;
+          },
+        });
+      }
+      if (holdsAlias && start !== undefined) {
+        nested = start;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return nested ?? first;
 }

@@ -8,6 +8,7 @@ import { ErrorCode, type JSONRPCMessage, McpError } from "@modelcontextprotocol/
 import { execa, type ResultPromise } from "execa";
 import type { McpOutcome, McpRequest } from "../verifier/probes.ts";
 import { type McpServerSpec, mcpServerLabel, resolveMcpServer } from "./mcp-config.ts";
+import { launchOf, observeProtocolVersion } from "./mcp-protocol.ts";
 import { signalGroup, waitForGroupGone } from "./process-group.ts";
 
 export type McpProbeOptions = {
@@ -49,6 +50,7 @@ export function createMcpProbe(options: McpProbeOptions = {}): (request: McpRequ
         ? new ProcessGroupStdioTransport(spec, options.env ?? process.env)
         : new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } });
     const client = new Client(CLIENT_INFO);
+    const protocol = observeProtocolVersion(transport);
 
     let stage = "initialize";
     const handshake = (async () => {
@@ -86,7 +88,14 @@ export function createMcpProbe(options: McpProbeOptions = {}): (request: McpRequ
         message: details(`MCP server "${server}" failed during ${stage}: ${describeError(ended.error)}`),
       };
     }
-    return { ok: true, server, transport: spec.transport, ...ended.value };
+    return {
+      ok: true,
+      server,
+      transport: spec.transport,
+      protocolVersion: protocol.version ?? "",
+      launched: launchOf(spec),
+      ...ended.value,
+    };
   };
 }
 

@@ -28,6 +28,7 @@ import path from "node:path";
 import { loadSkills } from "@earendil-works/pi-coding-agent";
 import { parse as parseYaml } from "yaml";
 import type { SkillOutcome, SkillRequest } from "../verifier/probes.ts";
+import { type DiscoveryFolder, linkEscape, rootOf } from "./skill-containment.ts";
 
 type LoadResult = ReturnType<typeof loadSkills>;
 type Diagnostic = LoadResult["diagnostics"][number];
@@ -60,7 +61,14 @@ async function probeSkill(request: SkillRequest, homeDir: string): Promise<Skill
   const workspace = path.resolve(request.workspace);
   const agentDir = path.resolve(workspace, request.agentDir);
   const requested = request.path === undefined ? undefined : path.resolve(workspace, request.path);
-  const searched = await discoveryFolders(workspace, agentDir, homeDir);
+  if (requested !== undefined) {
+    // Refused before Pi's loader is given the path, so a skill behind the link is never read.
+    const targets = [requested, path.join(requested, "SKILL.md")];
+    const leaves = await linkEscape(targets, path.resolve(request.root ?? workspace));
+    if (leaves) return { ok: false, problem: "escape", path: request.path ?? requested, message: leaves };
+  }
+  const discovery = await discoveryFolders(workspace, agentDir, homeDir);
+  const searched = discovery.map(({ folder }) => folder);
   const result = loadSkills({
     cwd: workspace,
     agentDir,
@@ -68,10 +76,20 @@ async function probeSkill(request: SkillRequest, homeDir: string): Promise<Skill
     includeDefaults: false,
   });
 
+  // Pi's discovery follows links; a skill it found through one that leaves its folder's root is
+  // refused here, and pi-quests does not read it.
+  const escapeOf = (file: string) =>
+    linkEscape([path.dirname(file), file], rootOf(file, discovery, request.root ?? workspace));
   const { file, found } =
     requested === undefined
-      ? await locateByName(request.name ?? "", result)
+      ? await locateByName(request.name ?? "", result, escapeOf)
       : await locateByPath(requested, result);
+  if (file !== undefined && requested === undefined) {
+    const leaves = await escapeOf(file);
+    if (leaves) {
+      return { ok: false, problem: "escape", path: file, message: `Pi's discovery finds it, but ${leaves}` };
+    }
+  }
   const violations = file === undefined ? [] : frontmatterViolations(await readFile(file, "utf8"), file);
   const related = result.diagnostics.filter((diagnostic) => concerns(diagnostic, [file, requested]));
   return {
@@ -97,36 +115,50 @@ async function locateByPath(requested: string, result: LoadResult): Promise<Loca
  * The skill Pi knows by that name. A skill Pi refused (no description, broken YAML) is not among
  * them, so its file is found through the warning Pi gave about it.
  */
-async function locateByName(name: string, result: LoadResult): Promise<Located> {
+async function locateByName(
+  name: string,
+  result: LoadResult,
+  escapeOf: (file: string) => Promise<string | undefined>,
+): Promise<Located> {
   const found = result.skills.find((skill) => skill.name === name);
   if (found) return { file: found.filePath, found };
   for (const diagnostic of result.diagnostics) {
     if (diagnostic.type === "collision" || !diagnostic.path?.endsWith(".md")) continue;
+    // Its name is in the file: a file behind an escaping link is not opened to learn it.
+    if ((await escapeOf(diagnostic.path)) !== undefined) continue;
     if ((await declaredName(diagnostic.path)) === name) return { file: diagnostic.path };
   }
   return {};
 }
 
-/** The existing folders Pi scans at startup, in Pi's order (see the top comment). */
-async function discoveryFolders(workspace: string, agentDir: string, homeDir: string): Promise<string[]> {
-  const userAgentsSkills = path.join(path.resolve(homeDir), ".agents", "skills");
-  const projectAgentsSkills: string[] = [];
+/**
+ * The existing folders Pi scans at startup, in Pi's order (see the top comment), each with the
+ * folder that holds it as its root: the workspace, a parent, the agent dir or the home folder.
+ */
+async function discoveryFolders(
+  workspace: string,
+  agentDir: string,
+  homeDir: string,
+): Promise<DiscoveryFolder[]> {
+  const home = path.resolve(homeDir);
+  const userAgentsSkills = path.join(home, ".agents", "skills");
+  const projectAgentsSkills: DiscoveryFolder[] = [];
   const gitRoot = await findGitRoot(workspace);
   for (let dir = workspace; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, ".agents", "skills");
     // Pi reads the home one as a user folder, last, even when the workspace is under $HOME.
-    if (candidate !== userAgentsSkills) projectAgentsSkills.push(candidate);
+    if (candidate !== userAgentsSkills) projectAgentsSkills.push({ folder: candidate, root: dir });
     if (dir === gitRoot || path.dirname(dir) === dir) break;
   }
-  const folders = [
-    path.join(workspace, ".pi", "skills"),
+  const folders: DiscoveryFolder[] = [
+    { folder: path.join(workspace, ".pi", "skills"), root: workspace },
     ...projectAgentsSkills,
-    path.join(agentDir, "skills"),
-    userAgentsSkills,
+    { folder: path.join(agentDir, "skills"), root: agentDir },
+    { folder: userAgentsSkills, root: home },
   ];
-  const existing: string[] = [];
-  for (const folder of folders) {
-    if ((await quietKindOf(folder)) === "dir") existing.push(folder);
+  const existing: DiscoveryFolder[] = [];
+  for (const entry of folders) {
+    if ((await quietKindOf(entry.folder)) === "dir") existing.push(entry);
   }
   return existing;
 }

@@ -1,5 +1,6 @@
 import type { FieldPredicate } from "../core/checks.ts";
 import type { IntPredicate, StringPredicate } from "../core/predicates.ts";
+import { compileQuestRegex } from "../core/quest-regex.ts";
 
 /** Turns a string predicate into a test, compiling its regex once (event checks run it per event). */
 export function compileStringPredicate(predicate: StringPredicate): (value: string) => boolean {
@@ -9,12 +10,10 @@ export function compileStringPredicate(predicate: StringPredicate): (value: stri
   if ("starts_with" in predicate) return (value) => value.startsWith(predicate.starts_with);
   if ("ends_with" in predicate) return (value) => value.endsWith(predicate.ends_with);
   if ("regex" in predicate) {
-    const regex = new RegExp(predicate.regex, predicate.flags);
-    // A global or sticky regex remembers where it stopped; each value is tested from its start.
-    return (value) => {
-      regex.lastIndex = 0;
-      return regex.test(value);
-    };
+    // The loader refused a pattern that does not compile; a definition that skipped the loader
+    // matches nothing rather than throwing in the middle of an evaluation.
+    const compiled = compileQuestRegex(predicate.regex, predicate.flags);
+    return compiled.ok ? (value) => compiled.regex.test(value) : () => false;
   }
   return (value) => predicate.one_of.includes(value);
 }

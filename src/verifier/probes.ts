@@ -3,7 +3,9 @@
  * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
  */
 import type { ConfirmCheck, McpHandshakeCheck } from "../core/checks.ts";
-import type { IsolationEvidence } from "../core/results.ts";
+import type { IsolationEvidence, McpLaunch } from "../core/results.ts";
+
+export type { McpLaunch };
 
 /** A quest path after templates, with the root it must stay inside. */
 export type ResolvedPath = {
@@ -105,7 +107,10 @@ export type McpOutcome =
       server: string;
       transport: "stdio" | "http";
       serverInfo: { name: string; version: string };
+      /** What the server answered `initialize` with ("" if the client never heard one). */
+      protocolVersion: string;
       tools: string[];
+      launched: McpLaunch;
     }
   | {
       ok: false;
@@ -115,7 +120,14 @@ export type McpOutcome =
       message: string;
     };
 
-export type SkillRequest = { name?: string; path?: string; workspace: string; agentDir: string };
+export type SkillRequest = {
+  name?: string;
+  path?: string;
+  /** The root `path` must not leave through a link (the workspace when not given). */
+  root?: string;
+  workspace: string;
+  agentDir: string;
+};
 
 export type SkillOutcome =
   | {
@@ -125,7 +137,9 @@ export type SkillOutcome =
       violations: string[];
       diagnostics: string[];
     }
-  | { ok: false; message: string };
+  | { ok: false; message: string }
+  /** The skill (its folder or SKILL.md) leads outside its root through a link: refused, never read. */
+  | { ok: false; problem: "escape"; path: string; message: string };
 
 export type Probes = {
   fileExists(path: ResolvedPath): Promise<FileKindProbe>;

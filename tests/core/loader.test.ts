@@ -76,7 +76,7 @@ checks:
       "a.yaml:7:11: checks[0].path: must be string, not number 42",
       "a.yaml:8:11: checks[1].type: type must be one of: event, file_exists, json_path, yaml_path, command, git, mcp_handshake, skill_valid, confirm",
       'a.yaml:11:16: checks[2].exit_code: expected an integer, {equals: N}, or {min: N} and/or {max: N}; got string "zero"',
-      "a.yaml:13:49: checks[3].match.tool.regex: invalid regex: Invalid regular expression: /(/: Unterminated group",
+      "a.yaml:13:49: checks[3].match.tool.regex: invalid regex: missing closing ): `(` (quest regexes use RE2 syntax; see docs/quest-format.md, Predicates)",
     ]);
   });
 

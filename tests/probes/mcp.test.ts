@@ -57,7 +57,9 @@ describe("stdio servers", () => {
       server: `${NODE} ${STDIO_SERVER}`,
       transport: "stdio",
       serverInfo: { name: "fixture-stdio", version: "1.2.3" },
+      protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       tools: ["echo", "add"],
+      launched: { transport: "stdio", commandLine: `${NODE} ${STDIO_SERVER}`, cwd: workspace, envNames: [] },
     });
   });
 
@@ -200,7 +202,9 @@ describe("streamable HTTP servers", () => {
       server: url,
       transport: "http",
       serverInfo: { name: "fixture-http", version: "2.0.0" },
+      protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       tools: ["echo", "search"],
+      launched: { transport: "http", url, headerNames: [] },
     });
   });
 

@@ -197,7 +197,9 @@ describe("mcp_handshake, skill_valid and confirm", () => {
           server: "docs",
           transport: "stdio",
           serverInfo: { name: "d", version: "1" },
+          protocolVersion: "2025-06-18",
           tools: ["search"],
+          launched: { transport: "stdio", commandLine: "docs-server", cwd: "/w", envNames: [] },
         }),
       },
     );

@@ -2,6 +2,7 @@ import type { ConfirmCheck, McpHandshakeCheck, SkillValidCheck } from "../../cor
 import type { CheckResult } from "../../core/results.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
+import { handshakeEvidence } from "./mcp-evidence.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 export async function evaluateMcpHandshakeCheck(
@@ -29,38 +30,32 @@ export async function evaluateMcpHandshakeCheck(
       `${outcome.server}: ${outcome.message}`,
     );
   }
-  const missingTools = check.expect_tools.filter((tool) => !outcome.tools.includes(tool));
-  const summary =
-    missingTools.length === 0
-      ? `${outcome.server} answered over ${outcome.transport} with ${outcome.tools.length} tool(s)`
-      : `${outcome.server} does not offer ${missingTools.join(", ")} (it offers ${outcome.tools.join(", ") || "no tools"})`;
-  return result(check, missingTools.length === 0 ? "pass" : "fail", {
-    kind: "mcp",
-    summary,
-    server: outcome.server,
-    transport: outcome.transport,
-    tools: outcome.tools,
-    missingTools,
-    serverInfo: outcome.serverInfo,
-  });
+  const evidence = handshakeEvidence(check, outcome);
+  return result(
+    check,
+    evidence.kind === "mcp" && evidence.missingTools.length === 0 ? "pass" : "fail",
+    evidence,
+  );
 }
 
 export async function evaluateSkillValidCheck(
   check: SkillValidCheck,
   ctx: EvaluationContext,
 ): Promise<CheckResult> {
-  let path: string | undefined;
+  let path: { absolute: string; root: string } | undefined;
   if (check.path !== undefined) {
     const resolved = resolveQuestPath(check.path, ctx.paths);
     if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
-    path = resolved.path.absolute;
+    path = resolved.path;
   }
   const outcome = await ctx.probes.skillValid({
     ...(check.name !== undefined ? { name: check.name } : {}),
-    ...(path !== undefined ? { path } : {}),
+    ...(path !== undefined ? { path: path.absolute, root: path.root } : {}),
     workspace: ctx.paths.workspace,
     agentDir: ctx.paths.agentDir,
   });
+  if (!outcome.ok && "problem" in outcome)
+    return pathProblem(check, check.path ?? check.name ?? "", outcome.message);
   if (!outcome.ok) return pending(check, "error", outcome.message);
   const wanted = check.name ?? check.path ?? "";
   const passed = outcome.found !== undefined && outcome.violations.length === 0;

@@ -2,7 +2,9 @@ import { isDeepStrictEqual } from "node:util";
 import { JSONPath } from "jsonpath-plus";
 import { parseDocument } from "yaml";
 import type { StructuredPathCheck } from "../../core/checks.ts";
+import { compileQuestRegex } from "../../core/quest-regex.ts";
 import type { CheckResult } from "../../core/results.ts";
+import { documentValue } from "../../core/yaml-source.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { pathProblem, pending, result } from "./result.ts";
@@ -36,7 +38,19 @@ export function parseYaml(text: string): Parsed {
       ...(error.linePos ? { line: error.linePos[0].line, column: error.linePos[0].col } : {}),
     };
   }
-  return { ok: true, value: document.toJS() };
+  // A learner's file may be an alias bomb too: refused with a sentence, never expanded.
+  const value = documentValue(document);
+  if (!value.ok) {
+    const position = value.offset !== undefined ? lineAndColumn(text, value.offset) : undefined;
+    return { ok: false, message: value.message, ...position };
+  }
+  return { ok: true, value: value.value };
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  return { line, column: offset - before.lastIndexOf("\n") };
 }
 
 /** Every value the JSONPath matches. Script filters are off: a quest file never runs code here. */
@@ -51,7 +65,12 @@ function isNonEmpty(value: unknown): boolean {
   return true;
 }
 
-function holds(assertion: StructuredPathCheck["assert"], matched: unknown, expected: unknown): boolean {
+function holds(
+  assertion: StructuredPathCheck["assert"],
+  matched: unknown,
+  expected: unknown,
+  matchesPattern: (value: string) => boolean,
+): boolean {
   switch (assertion) {
     case "exists":
     case "missing":
@@ -65,11 +84,15 @@ function holds(assertion: StructuredPathCheck["assert"], matched: unknown, expec
       if (Array.isArray(matched)) return matched.some((item) => isDeepStrictEqual(item, expected));
       return false;
     case "matches":
-      return (
-        (typeof matched === "string" || typeof matched === "number") &&
-        new RegExp(String(expected)).test(String(matched))
-      );
+      return (typeof matched === "string" || typeof matched === "number") && matchesPattern(String(matched));
   }
+}
+
+/** `assert: matches` runs on the quest regex engine (linear time); a pattern it refuses matches nothing. */
+function patternTest(check: StructuredPathCheck): (value: string) => boolean {
+  if (check.assert !== "matches") return () => false;
+  const compiled = compileQuestRegex(String(check.value));
+  return compiled.ok ? (value) => compiled.regex.test(value) : () => false;
 }
 
 /** Keeps evidence small: the first few matches, each cut short. */
@@ -136,10 +159,11 @@ export async function evaluateStructuredPathCheck(
       matched: [],
     });
   }
+  const matchesPattern = patternTest(check);
   const passed =
     check.assert === "missing"
       ? matched.length === 0
-      : matched.some((value) => holds(check.assert, value, check.value));
+      : matched.some((value) => holds(check.assert, value, check.value, matchesPattern));
   const expectation =
     check.value === undefined ? check.assert : `${check.assert} ${JSON.stringify(check.value)}`;
   const summary = passed

@@ -1,0 +1,48 @@
+/**
+ * Whether a skill really is where it was found. Pi's own discovery follows symbolic links (a skill
+ * folder or a SKILL.md may point anywhere), but a quest path never leaves its root through a link
+ * (docs/quest-format.md, Paths): a skill that does is refused here, like any other quest path.
+ */
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+
+/** A folder Pi scans for skills, with the root a skill found in it must stay inside. */
+export type DiscoveryFolder = { folder: string; root: string };
+
+/**
+ * Why one of `targets` leads outside `root` through a link, or undefined when each stays inside
+ * (or does not exist, which the caller reports as not found). Only path names are resolved;
+ * nothing is opened or read.
+ */
+export async function linkEscape(targets: string[], root: string): Promise<string | undefined> {
+  const realRoot = await realOrUndefined(root);
+  if (realRoot === undefined) return undefined;
+  for (const target of targets) {
+    const real = await realOrUndefined(target);
+    if (real !== undefined && !isInside(realRoot, real)) {
+      return `${target} leads to ${real} through a symbolic link, outside ${root}; a skill a quest checks must really be inside its folder, so it was not read`;
+    }
+  }
+  return undefined;
+}
+
+/** The root for a skill file Pi found: that of the discovery folder it lies in, by name. */
+export function rootOf(file: string, folders: DiscoveryFolder[], fallback: string): string {
+  const holding = folders.find(({ folder }) => isInside(path.resolve(folder), path.resolve(file)));
+  return holding?.root ?? fallback;
+}
+
+async function realOrUndefined(file: string): Promise<string | undefined> {
+  try {
+    return await realpath(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
+
+function isInside(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
