@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import type { VerifierEvent } from "../core/events.ts";
+import { describeAlert } from "../core/integrity.ts";
 import { loadQuests } from "../core/loader.ts";
 import { formatQuestResult } from "../core/report.ts";
 import { createGitProbe } from "../probes/git.ts";
@@ -160,6 +161,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     home: homedir(),
     env: io.env,
     confirmed: (id) => confirmed.has(id),
+    onIntegrityAlert: (alert) => io.stderr(`warning: ${describeAlert(alert)}\n`),
   });
   const result = await evaluate({ events, ...(sessionId ? { sessionId } : {}) });
   io.stdout(values.json ? `${JSON.stringify(result)}\n` : formatQuestResult(result, quest.title));
