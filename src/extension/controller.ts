@@ -286,7 +286,16 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     return { ok: true };
   };
 
-  for (const event of deps.backlog?.splice(0) ?? []) events.record(event, deps.sessionId());
+  /** Records an event; a blocked tool call is also an integrity alert. */
+  const recordEvent = (event: PiEvent) => {
+    events.record(event, deps.sessionId());
+    if (event.name === PI_EVENTS.toolBlocked) {
+      const { toolName, reason } = event.payload as { toolName: string; reason: string };
+      alerts.report({ kind: "blocked", toolName, reason });
+    }
+  };
+
+  for (const event of deps.backlog?.splice(0) ?? []) recordEvent(event);
 
   // Back where the learner left off: the pinned quest, or the next available one.
   if (progress.active) {
@@ -422,11 +431,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
 
   return {
     record(event) {
-      events.record(event, deps.sessionId());
-      if (event.name === PI_EVENTS.toolBlocked) {
-        const { toolName, reason } = event.payload as { toolName: string; reason: string };
-        alerts.report({ kind: "blocked", toolName, reason });
-      }
+      recordEvent(event);
       if (event.name === PI_EVENTS.turnEnd || event.name === PI_EVENTS.agentEnd) scheduler.turnEnd();
     },
     async command(args) {
