@@ -27,7 +27,7 @@ const RECURSIVE_READERS = new Set(["grep"]);
 /** Names for the data dir (or its contents) that need no path: a command that uses one is blocked. */
 const TELLTALE_NAMES = [
   "$PI_CODING_AGENT_DIR",
-  "${PI_CODING_AGENT_DIR}",
+  `\${PI_CODING_AGENT_DIR}`,
   ".pi/agent/quests",
   "quests/workspaces",
   "seal.key",
@@ -64,10 +64,7 @@ function blocked(dataDir: string, why: string): GuardDecision {
 /** The first name of the data dir the command uses, if any. */
 function namedInCommand(command: string, dataDir: string, context: GuardContext): string | undefined {
   const forms = new Set<string>([dataDir, ...TELLTALE_NAMES]);
-  const fromHome = relative(context.home, dataDir);
-  if (fromHome !== "" && !fromHome.startsWith("..") && !isAbsolute(fromHome)) {
-    for (const homeForm of ["~", "$HOME", "${HOME}"]) forms.add(`${homeForm}/${fromHome}`);
-  }
+  for (const form of homeForms(dataDir, context.home)) forms.add(form);
   for (const form of forms) if (command.includes(form)) return form;
   // The agent dir by any of its names, and `quests` beside it (`cd ~/.pi/agent && cat quests/...`).
   const agentForms = [context.agentDir, ...homeForms(context.agentDir, context.home)];
@@ -78,7 +75,7 @@ function namedInCommand(command: string, dataDir: string, context: GuardContext)
 function homeForms(path: string, home: string): string[] {
   const fromHome = relative(home, path);
   if (fromHome === "" || fromHome.startsWith("..") || isAbsolute(fromHome)) return [];
-  return ["~", "$HOME", "${HOME}"].map((form) => `${form}/${fromHome}`);
+  return ["~", "$HOME", `\${HOME}`].map((form) => `${form}/${fromHome}`);
 }
 
 function expandHome(path: string, home: string): string {

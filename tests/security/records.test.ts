@@ -8,9 +8,9 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { verifyRecord } from "../../src/core/seal.ts";
+import { sealRecord, verifyRecord } from "../../src/core/seal.ts";
 import { guardToolCall } from "../../src/extension/record-guard.ts";
-import { REPO, runCli } from "../support/cli.ts";
+import { runCli } from "../support/cli.ts";
 import {
   agentShell,
   CHECK_SCRIPT,
@@ -265,7 +265,6 @@ describe("recorded events the agent forges", () => {
     const home = makeWorkspace();
     const agentDir = join(home, "agent");
     const sealer = agentSealer(agentDir, "events", workspace);
-    const { sealRecord } = await import("../../src/core/seal.ts");
     const wrote = {
       name: "tool_result",
       seq: 1,
@@ -300,7 +299,6 @@ describe("recorded events the agent forges", () => {
       },
     );
     expect(vouched.exitCode).toBe(0);
-    expect(REPO).toBeTruthy();
   });
 });
 
@@ -391,12 +389,12 @@ describe("the tool-call guard", () => {
   const decide = (toolName: string, input: Record<string, unknown>, ctx = context()) =>
     guardToolCall({ toolName, input }, ctx);
 
-  it("blocks bash that names the data dir: absolute, ~, $HOME, ${HOME}, $PI_CODING_AGENT_DIR, workspaces, seal.key", () => {
+  it("blocks bash that names the data dir: absolute, ~, $HOME, {HOME} braced, $PI_CODING_AGENT_DIR, workspaces, seal.key", () => {
     for (const command of [
       "cat /home/learner/.pi/agent/quests/seal.key",
       "cp x ~/.pi/agent/quests/workspaces/abc/receipts/y.json",
       'ls "$HOME/.pi/agent/quests"',
-      "ls ${HOME}/.pi/agent/quests",
+      `ls \${HOME}/.pi/agent/quests`,
       'echo x >> "$PI_CODING_AGENT_DIR"/quests/workspaces/k/events.jsonl',
       "find / -name seal.key",
       "cd .. && cat .pi/agent/quests/x",
