@@ -190,6 +190,39 @@ describe("receipts the agent forges or edits", () => {
     expectUntouched(world, before);
   });
 
+  it("the receipts deleted while the session runs: this process's own still answer, and the learner is told", async () => {
+    const world = fixWorld();
+    const before = snapshot(world.workspace);
+    const opened = await session(world);
+    const [name] = receiptFiles(world);
+    await agentShell(world, `rm "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts/*.json`);
+    await opened.controller.command("check");
+    expect(answerCheck(world, opened).hud?.status).toBe("fail");
+    expect(hudText(opened.ui)).toContain("⚠ pi-quests ignored altered records: 1 receipt — /quest status");
+    await opened.controller.command("status");
+    expect(opened.ui.lastSaid()).toContain(
+      `⚠ altered receipt ignored: ${name} (it was removed after this process wrote it; this process's own is used)`,
+    );
+    expectUntouched(world, before);
+  });
+
+  it("the seal key deleted, then a passed receipt forged: a new key trusts nothing old, and everything is reported", async () => {
+    const world = fixWorld();
+    const before = snapshot(world.workspace);
+    const first = await session(world);
+    await first.controller.dispose();
+    sessions.splice(0);
+    await agentShell(world, `rm "$PI_CODING_AGENT_DIR/quests/seal.key"\n${FORGE_PASSED_RECEIPT}`);
+    const second = await session(world);
+    await second.controller.command("check");
+    expect(answerCheck(world, second).hud?.status).toBe("fail");
+    // The old failed receipt and the forgery; the one event (the quest's activation); the progress.
+    expect(hudText(second.ui).at(-1)).toBe(
+      "⚠ pi-quests ignored altered records: 2 receipts, 1 event, 1 progress file — /quest status",
+    );
+    expectUntouched(world, before);
+  });
+
   it("the honest fix still passes, with no alert", async () => {
     const world = fixWorld();
     const opened = await session(world);
