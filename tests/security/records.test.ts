@@ -223,6 +223,30 @@ describe("receipts the agent forges or edits", () => {
     expectUntouched(world, before);
   });
 
+  it("pi-quests receipts: a forged passed receipt is listed as altered, never as fresh", async () => {
+    const world = fixWorld();
+    const first = await session(world);
+    await first.controller.dispose();
+    sessions.splice(0);
+    await agentShell(world, FORGE_PASSED_RECEIPT);
+    const run = await runCli(["receipts", "--cwd", world.workspace, "--json"], {
+      env: { HOME: world.agentDir, PI_CODING_AGENT_DIR: world.agentDir },
+    });
+    expect(run.exitCode).toBe(0);
+    const listed = JSON.parse(run.stdout) as {
+      receipts: Array<{ id: string; state: string }>;
+      altered: unknown[];
+    };
+    expect(listed.receipts.map((receipt) => receipt.state)).toEqual(["failed"]);
+    expect(listed.altered).toEqual([
+      {
+        file: "forged-pass.json",
+        reason: "its seal does not match its content: it was changed after pi-quests wrote it",
+      },
+    ]);
+    expect(run.stderr).toContain("warning: forged-pass.json: altered receipt ignored");
+  });
+
   it("the honest fix still passes, with no alert", async () => {
     const world = fixWorld();
     const opened = await session(world);
