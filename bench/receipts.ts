@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { join } from "node:path";
 import type { Check } from "../src/core/checks.ts";
 import { CheckSchema } from "../src/core/checks.ts";
+import { openSealer } from "../src/core/seal.ts";
 import { createNodeProbes } from "../src/probes/index.ts";
 import { createReceiptPort } from "../src/receipts/port.ts";
 import { currentHost, openReceiptStore } from "../src/receipts/store.ts";
@@ -53,7 +54,7 @@ export async function benchReceipts(base: string, sizes = [100, 10_000]): Promis
       const made = await createTaskVerifier({ workspace, dataDir });
       if (!made.ok) throw new Error(made.message);
       const probes = { ...createNodeProbes(), runIsolated: made.verifier.run };
-      const store = await openReceiptStore(join(dataDir, "receipts"));
+      const store = await openReceiptStore(join(dataDir, "receipts"), { sealer: openSealer(dataDir) });
       const context = {
         probes,
         events: [],

@@ -1,12 +1,14 @@
 /** `pi-quests check`: one quest evaluated against a workspace, with the real probes. */
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import type { VerifierEvent } from "../core/events.ts";
+import { describeAlert } from "../core/integrity.ts";
 import { lastActivation, type QuestActivation } from "../core/lifecycle-events.ts";
 import { loadQuests } from "../core/loader.ts";
+import { openRecordSealer } from "../core/record-sealers.ts";
 import { formatQuestResult } from "../core/report.ts";
 import { createGitProbe } from "../probes/git.ts";
 import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
@@ -120,11 +122,14 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   let events: VerifierEvent[] = [];
   let sessionId: string | undefined;
   if (values.events !== undefined) {
-    const read = await readEventsFile(resolve(io.cwd, values.events));
+    const realWorkspace = await realpath(workspace);
+    const sealer = openRecordSealer(dataDir, "events", realWorkspace);
+    const read = await readEventsFile(resolve(io.cwd, values.events), sealer);
     if (!read.ok) {
       for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
       return EXIT.invalid;
     }
+    for (const warning of read.warnings) io.stderr(`warning: ${formatDiagnostic(warning)}\n`);
     events = read.events;
   }
   if (values.session !== undefined) {
@@ -172,6 +177,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     home: homedir(),
     env: io.env,
     confirmed: (id) => confirmed.has(id),
+    onIntegrityAlert: (alert) => io.stderr(`warning: ${describeAlert(alert)}\n`),
   });
   const result = await evaluate({ events, ...(sessionId ? { sessionId } : {}) });
   const json = notes.length > 0 ? { ...result, notes } : result;

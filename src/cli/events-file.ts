@@ -1,15 +1,24 @@
 import { readFile, stat } from "node:fs/promises";
 import { type Diagnostic, describeFsError } from "../core/diagnostics.ts";
 import { type VerifierEvent, VerifierEventSchema } from "../core/events.ts";
+import { SEAL_FIELD, type Sealer, verifyRecord } from "../core/seal.ts";
 
 /** An events file larger than this is refused (about a million recorded events). */
 export const MAX_EVENTS_FILE_BYTES = 256 * 1024 * 1024;
 const MAX_REPORTED = 20;
 
-export type EventsRead = { ok: true; events: VerifierEvent[] } | { ok: false; diagnostics: Diagnostic[] };
+export type EventsRead =
+  | { ok: true; events: VerifierEvent[]; warnings: Diagnostic[] }
+  | { ok: false; diagnostics: Diagnostic[] };
 
-/** Reads recorded events: one JSON object a line, blank lines allowed, `seq` increasing. */
-export async function readEventsFile(file: string): Promise<EventsRead> {
+/**
+ * Reads recorded events: one JSON object a line, blank lines allowed, `seq` increasing. The file
+ * is the author's: a line without a seal is taken as the author's own. A line with a seal is
+ * checked against `sealer` (the workspace's events key): one that does not verify was changed
+ * after pi-quests wrote it, or sealed by another machine's pi-quests, and is left out with a
+ * warning naming it. It never counts, so an agent cannot pass a sealed log off as its own.
+ */
+export async function readEventsFile(file: string, sealer: Sealer): Promise<EventsRead> {
   let text: string;
   try {
     const info = await stat(file);
@@ -26,12 +35,16 @@ export async function readEventsFile(file: string): Promise<EventsRead> {
   } catch (error) {
     return problem(file, 0, describeFsError(error));
   }
-  return parseEventLines(text, file);
+  return parseEventLines(text, file, sealer);
 }
 
-export function parseEventLines(text: string, file: string): EventsRead {
+export const ALTERED_LINE_WARNING =
+  "its seal does not verify with this data dir's key: altered, or sealed by another machine's pi-quests; remove its seal field to vouch for it yourself. Left out";
+
+export function parseEventLines(text: string, file: string, sealer: Sealer): EventsRead {
   const events: VerifierEvent[] = [];
   const diagnostics: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
   const lines = text.split("\n");
   let previousSeq = -1;
   for (let index = 0; index < lines.length && diagnostics.length < MAX_REPORTED; index++) {
@@ -44,6 +57,14 @@ export function parseEventLines(text: string, file: string): EventsRead {
     } catch (error) {
       at(`not JSON: ${(error as Error).message}; each line is one event object`);
       continue;
+    }
+    if (json !== null && typeof json === "object" && SEAL_FIELD in json) {
+      const verified = verifyRecord(sealer, json);
+      if (!verified.ok) {
+        warnings.push({ file, line: index + 1, column: 1, message: ALTERED_LINE_WARNING });
+        continue;
+      }
+      json = verified.record;
     }
     const parsed = VerifierEventSchema.safeParse(json);
     if (!parsed.success) {
@@ -62,7 +83,7 @@ export function parseEventLines(text: string, file: string): EventsRead {
     previousSeq = parsed.data.seq;
     events.push(parsed.data);
   }
-  return diagnostics.length > 0 ? { ok: false, diagnostics } : { ok: true, events };
+  return diagnostics.length > 0 ? { ok: false, diagnostics } : { ok: true, events, warnings };
 }
 
 function problem(file: string, line: number, message: string): EventsRead {

@@ -2,6 +2,7 @@
 import { realpath } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { openRecordSealer } from "../core/record-sealers.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { reassess } from "../receipts/assess.ts";
 import { openReceiptStore } from "../receipts/store.ts";
@@ -54,9 +55,13 @@ export async function receiptsCommand(args: string[], io: CliIo): Promise<number
   }
   const agentDir = agentDirOf(io);
   const dataDir = resolve(io.cwd, values["data-dir"] ?? join(agentDir, "quests"));
-  const store = await openReceiptStore(join(workspaceHome(dataDir, workspace), "receipts"));
+  const store = await openReceiptStore(join(workspaceHome(dataDir, workspace), "receipts"), {
+    sealer: openRecordSealer(dataDir, "receipts", workspace),
+  });
   const found = await reassess(store, workspace);
   for (const warning of found.warnings) io.stderr(`warning: ${warning}\n`);
+  for (const { file, reason } of found.altered)
+    io.stderr(`warning: ${file}: altered receipt ignored (${reason})\n`);
   if (values.json) {
     io.stdout(
       `${JSON.stringify({
@@ -79,6 +84,7 @@ export async function receiptsCommand(args: string[], io: CliIo): Promise<number
         })),
         interrupted: found.interrupted.map((receipt) => receipt.id),
         warnings: found.warnings,
+        altered: found.altered,
       })}\n`,
     );
     return EXIT.pass;

@@ -41,6 +41,7 @@ export const PI_EVENTS = {
   sessionStart: "session_start",
   input: "input",
   toolResult: "tool_result",
+  toolBlocked: "tool_blocked",
   turnEnd: "turn_end",
   agentEnd: "agent_end",
   userBash: "user_bash",
@@ -66,6 +67,16 @@ export function toolResultEvent(result: {
 }): PiEvent {
   const { toolName, toolCallId, isError, input } = result;
   return { name: PI_EVENTS.toolResult, payload: { toolName, toolCallId, isError, input } };
+}
+
+/** A tool call that never ran because pi-quests' guard blocked it (src/extension/record-guard.ts). */
+export function toolBlockedEvent(call: {
+  toolName: string;
+  input: Record<string, unknown>;
+  reason: string;
+}): PiEvent {
+  const { toolName, input, reason } = call;
+  return { name: PI_EVENTS.toolBlocked, payload: { toolName, input, reason } };
 }
 
 export function turnEndEvent(turn: { assistantTurns: number; turnIndex?: number }): PiEvent {

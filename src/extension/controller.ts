@@ -23,6 +23,7 @@ import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.t
 import type { EventLog } from "./event-log.ts";
 import { LIFECYCLE_EVENTS } from "./event-log.ts";
 import { type HudState, hudCheck } from "./hud.ts";
+import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import { pinQuest, unpinQuest } from "./pinned-quest.ts";
 import type { ActiveQuest, Progress, ProgressStore } from "./progress.ts";
 import { emptyProgress } from "./progress.ts";
@@ -67,6 +68,8 @@ export type QuestControllerDeps = {
   debounceMs?: number;
   /** Events that came while the session was opening: recorded first, before any evaluation. */
   backlog?: PiEvent[];
+  /** Where altered records and blocked tool calls are reported; the HUD and /quest status show them. */
+  alerts?: IntegrityAlerts;
 };
 
 export type QuestController = {
@@ -86,8 +89,19 @@ type Active = { record: ActiveQuest; quest: Quest; evaluator?: Promise<QuestEval
 export async function startQuestController(deps: QuestControllerDeps): Promise<QuestController> {
   const { pack, ui, events } = deps;
   const now = deps.now ?? (() => new Date());
+  const alerts = deps.alerts ?? createIntegrityAlerts((message) => ui.notify(message, "warning"));
   const loaded = await deps.progress.load();
   let progress: Progress = loaded.progress;
+  if (loaded.kind === "altered") {
+    // Events recorded under the altered progress belong to it: they start over with it.
+    progress.epochSeq = events.nextSeq();
+    alerts.report({
+      kind: "altered",
+      record: "progress",
+      where: loaded.backup,
+      reason: `${loaded.reason === "unsealed" ? "it has no seal" : "its seal does not match its content"}: pi-quests did not write it; progress starts over`,
+    });
+  }
   if (loaded.kind === "recovered") {
     ui.notify(
       `pi-quests: your progress file could not be read (${loaded.problem}). It was kept as ${loaded.backup}; progress starts over.`,
@@ -122,9 +136,11 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
 
   const hudState = (): HudState => {
     const total = pack.length;
+    const warning = alerts.hudLine();
+    const integrity = warning ? { integrity: warning } : {};
     if (!active) {
       const done = pack.filter((quest) => isDone(quest.id)).length;
-      return { kind: "idle", done, total, ...(notice ? { notice } : {}) };
+      return { kind: "idle", done, total, ...(notice ? { notice } : {}), ...integrity };
     }
     const results = new Map(lastResultOf(active.quest.id)?.checks.map((c) => [c.id, c]));
     return {
@@ -135,8 +151,10 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       total,
       checks: active.quest.checks.map((check) => hudCheck(check, results.get(check.id))),
       evaluating,
+      ...integrity,
     };
   };
+  alerts.onChange(render);
 
   /** What the active quest sees: its own events, and quest lifecycle events since the last reset. */
   const visibleEvents = (record: ActiveQuest): VerifierEvent[] =>
@@ -303,7 +321,16 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     return { ok: true };
   };
 
-  for (const event of deps.backlog?.splice(0) ?? []) events.record(event, deps.sessionId());
+  /** Records an event; a blocked tool call is also an integrity alert. */
+  const recordEvent = (event: PiEvent) => {
+    events.record(event, deps.sessionId());
+    if (event.name === PI_EVENTS.toolBlocked) {
+      const { toolName, reason } = event.payload as { toolName: string; reason: string };
+      alerts.report({ kind: "blocked", toolName, reason });
+    }
+  };
+
+  for (const event of deps.backlog?.splice(0) ?? []) recordEvent(event);
 
   // Back where the learner left off: the pinned quest, or the next available one.
   if (progress.active) {
@@ -399,11 +426,12 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     },
 
     status() {
-      if (!active) return ui.say(noActiveQuest());
+      const integrity = alerts.statusText();
+      if (!active) return ui.say(integrity ? `${noActiveQuest()}\n\n${integrity}` : noActiveQuest());
       const { quest } = active;
       const result = lastResultOf(quest.id);
       const report = result ? formatQuestResult(result, quest.title) : `${quest.title}: not checked yet\n`;
-      ui.say(`${report}\nGoal: ${quest.goal.trim()}`);
+      ui.say(`${report}\nGoal: ${quest.goal.trim()}${integrity ? `\n\n${integrity}` : ""}`);
     },
 
     async reset() {
@@ -438,7 +466,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
 
   return {
     record(event) {
-      events.record(event, deps.sessionId());
+      recordEvent(event);
       if (event.name === PI_EVENTS.turnEnd || event.name === PI_EVENTS.agentEnd) scheduler.turnEnd();
     },
     async command(args) {

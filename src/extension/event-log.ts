@@ -5,6 +5,8 @@
  * order. The log is bounded: past `maxEvents` the oldest ordinary events are dropped (the file
  * rewritten atomically); quest lifecycle events are kept, since `after: quest-id` needs them.
  * Long strings in payloads are cut, so a large file written by a tool does not bloat the log.
+ * Every line carries a seal (src/core/seal.ts), so a line pi-quests did not write is known when
+ * the log is read back; while a session runs, these in-memory events are the truth.
  */
 import { appendFile, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -12,6 +14,7 @@ import { writeAtomically } from "../core/atomic-file.ts";
 import type { VerifierEvent } from "../core/events.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../core/lifecycle-events.ts";
 import type { PiEvent } from "../core/pi-events.ts";
+import { type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
 
 export const DEFAULT_MAX_EVENTS = 5000;
 export const MAX_STRING_CHARS = 2000;
@@ -33,6 +36,8 @@ export type EventLog = {
 };
 
 export type EventLogOptions = {
+  /** Seals each line written (src/core/record-sealers.ts: the workspace's events sealer). */
+  sealer: Sealer;
   /** Past this many events the oldest ordinary ones are dropped; Infinity keeps all. */
   maxEvents?: number;
   onWriteError?: (error: unknown) => void;
@@ -46,8 +51,9 @@ export function createEventLog(
   file: string,
   events: VerifierEvent[],
   firstSeq: number,
-  options: EventLogOptions = {},
+  options: EventLogOptions,
 ): EventLog {
+  const lineOf = (event: VerifierEvent) => `${JSON.stringify(sealRecord(options.sealer, event))}\n`;
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
   let nextSeq = firstSeq;
   let writes: Promise<void> = Promise.resolve();
@@ -69,10 +75,10 @@ export function createEventLog(
       events.push(recorded);
       if (events.length > maxEvents) {
         compact(events, maxEvents);
-        const snapshot = events.map((kept) => `${JSON.stringify(kept)}\n`).join("");
+        const snapshot = events.map(lineOf).join("");
         enqueue(() => writeAtomically(file, snapshot));
       } else {
-        const line = `${JSON.stringify(recorded)}\n`;
+        const line = lineOf(recorded);
         enqueue(() => appendFile(file, line));
       }
       return recorded;
@@ -83,9 +89,10 @@ export function createEventLog(
 
 /**
  * The seq after the last one in `file` (0 for no file), read from the end: a window of 64 KiB,
- * doubled until it holds a whole line that parses (or is the whole file).
+ * doubled until it holds a whole line that parses and verifies (or is the whole file). A line
+ * pi-quests did not write does not move the numbering.
  */
-export async function nextSeqOf(file: string): Promise<number> {
+export async function nextSeqOf(file: string, sealer: Sealer): Promise<number> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, "r");
@@ -103,7 +110,7 @@ export async function nextSeqOf(file: string): Promise<number> {
       // Unless the window starts the file, its first line may be cut: it does not count.
       const whole = length === size ? lines : lines.slice(1);
       for (const line of whole.reverse()) {
-        const seq = seqOf(line);
+        const seq = seqOf(line, sealer);
         if (seq !== undefined) return seq + 1;
       }
       if (length === size) return 0;
@@ -113,9 +120,11 @@ export async function nextSeqOf(file: string): Promise<number> {
   }
 }
 
-function seqOf(line: string): number | undefined {
+function seqOf(line: string, sealer: Sealer): number | undefined {
   try {
-    const seq = (JSON.parse(line) as { seq?: unknown }).seq;
+    const verified = verifyRecord<{ seq?: unknown }>(sealer, JSON.parse(line));
+    if (!verified.ok) return undefined;
+    const { seq } = verified.record;
     return Number.isInteger(seq) && (seq as number) >= 0 ? (seq as number) : undefined;
   } catch {
     return undefined; // a partial line (a crash mid-write): look at the one before

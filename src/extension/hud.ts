@@ -18,9 +18,11 @@ export type HudState =
       total: number;
       checks: HudCheck[];
       evaluating: boolean;
+      /** A warning that pi-quests ignored altered records or blocked the agent (integrity-alerts.ts). */
+      integrity?: string;
     }
   /** No quest active: everything done, or the next one waits on something (`notice`). */
-  | { kind: "idle"; done: number; total: number; notice?: string }
+  | { kind: "idle"; done: number; total: number; notice?: string; integrity?: string }
   /** The pack could not be loaded, or progress could not be read. */
   | { kind: "broken"; notice: string };
 
@@ -34,6 +36,13 @@ const REASON_CHARS = 72;
 export const NOT_YET = "not yet";
 
 export function hudLines(state: HudState): HudLine[] {
+  const lines = questLines(state);
+  return state.kind !== "broken" && state.integrity
+    ? [...lines, { tone: "fail", text: state.integrity }]
+    : lines;
+}
+
+function questLines(state: HudState): HudLine[] {
   switch (state.kind) {
     case "active": {
       const checking = state.evaluating ? " · checking…" : "";

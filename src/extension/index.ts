@@ -4,15 +4,19 @@
  * `/quest`, and draws the HUD: a themed widget in the TUI, plain lines in RPC, nothing without a
  * UI. Everything else lives in the controller and the engine, which import nothing from Pi.
  */
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { createLocalBashOperations } from "@earendil-works/pi-coding-agent";
 import { truncateToWidth } from "@earendil-works/pi-tui";
+import { agentDirFrom } from "../core/paths.ts";
 import {
   agentEndEvent,
   inputEvent,
   type MessageContent,
   type PiEvent,
   sessionStartEvent,
+  toolBlockedEvent,
   toolResultEvent,
   turnEndEvent,
   userBashEvent,
@@ -20,6 +24,7 @@ import {
 import type { NotifyLevel, QuestController, QuestUi } from "./controller.ts";
 import { type HudLine, type HudState, type HudTone, hudLines, hudStatus } from "./hud.ts";
 import { questCompletions } from "./quest-command.ts";
+import { guardToolCall } from "./record-guard.ts";
 
 const HUD_KEY = "pi-quests";
 
@@ -115,6 +120,23 @@ export default function piQuests(pi: ExtensionAPI): void {
     sink = DISCARD;
     controller = undefined;
     await closing?.dispose();
+  });
+
+  // The agent's tools are kept from pi-quests' records; the seals hold where this cannot see.
+  pi.on("tool_call", (event, ctx) => {
+    const home = homedir();
+    const decision = guardToolCall(event, {
+      cwd: ctx.cwd,
+      home,
+      agentDir: agentDirFrom(process.env, ctx.cwd, home),
+      realpath: realpathSync,
+    });
+    if (!decision.block) return undefined;
+    const input = event.input as Record<string, unknown>;
+    record(toolBlockedEvent({ toolName: event.toolName, input, reason: decision.reason }));
+    // With a UI the controller tells the learner (HUD, notification); print mode says it on stderr.
+    if (!ctx.hasUI) questUi(ctx).notify(`pi-quests blocked the agent's ${event.toolName} call.`, "warning");
+    return { block: true, reason: decision.reason };
   });
 
   pi.on("message_end", (event) => {

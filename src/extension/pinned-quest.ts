@@ -2,12 +2,14 @@
  * A quest's definition, pinned when the quest is activated: what later evaluations check, even if
  * the quest file (or anything else on disk) is edited afterwards. Stored in progress with a
  * sha256 of its canonical JSON; a stored definition that no longer matches its hash, or no longer
- * parses, is not used.
+ * parses, is not used. The hash finds damage; the progress file's seal is what keeps a rewritten
+ * definition (with a matching new hash) from being loaded at all.
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { Quest } from "../core/quest.ts";
 import { QuestFileSchema } from "../core/quest.ts";
+import { canonicalJson } from "../core/seal.ts";
 
 export type PinnedDefinition = { definition: Record<string, unknown>; definitionHash: string };
 
@@ -39,16 +41,4 @@ export function unpinQuest(
     id: check.id ?? `check-${index + 1}`,
   }));
   return { ok: true, quest: { ...parsedFile.data, checks, ...extras.data } };
-}
-
-/** JSON with object keys sorted, so equal definitions hash equally. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

@@ -1,12 +1,15 @@
 /**
  * A learner's progress in one workspace: the active quest (pinned), the completed ones, confirm
- * answers, the last result. One JSON file in the workspace's data folder, written atomically. A
- * file that cannot be read back is moved aside (never deleted) and progress starts over.
+ * answers, the last result. One JSON file in the workspace's data folder, written atomically and
+ * sealed (src/core/seal.ts). A file that cannot be read back, or that pi-quests did not write as
+ * it is, is moved aside (never deleted) and progress starts over. It is read once, when a
+ * session opens: during a session the controller's own progress is the truth.
  */
 import { mkdir, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeAtomically } from "../core/atomic-file.ts";
+import { type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
 
 const ActiveQuestSchema = z.strictObject({
   questId: z.string(),
@@ -66,7 +69,9 @@ export type ProgressLoad =
   | { kind: "fresh"; progress: Progress }
   | { kind: "loaded"; progress: Progress }
   /** The file was unreadable; it now lives at `backup` and progress starts over. */
-  | { kind: "recovered"; progress: Progress; backup: string; problem: string };
+  | { kind: "recovered"; progress: Progress; backup: string; problem: string }
+  /** pi-quests did not write the file as it is (no seal, or one that does not verify): set aside at `backup`. */
+  | { kind: "altered"; progress: Progress; backup: string; reason: "unsealed" | "altered" };
 
 export type ProgressStore = {
   readonly file: string;
@@ -74,7 +79,12 @@ export type ProgressStore = {
   save(progress: Progress): Promise<void>;
 };
 
-export function openProgressStore(file: string, now: () => Date = () => new Date()): ProgressStore {
+export function openProgressStore(
+  file: string,
+  sealer: Sealer,
+  now: () => Date = () => new Date(),
+): ProgressStore {
+  const stamp = () => now().toISOString().replaceAll(":", "-");
   // Saves run one after another, so an older state never lands after a newer one.
   let queue: Promise<void> = Promise.resolve();
   return {
@@ -88,14 +98,24 @@ export function openProgressStore(file: string, now: () => Date = () => new Date
           return { kind: "fresh", progress: emptyProgress() };
         throw error;
       }
-      const problem = parseProblem(text);
-      if (problem === undefined) return { kind: "loaded", progress: ProgressSchema.parse(JSON.parse(text)) };
-      const backup = `${file}.corrupt-${now().toISOString().replaceAll(":", "-")}`;
+      const json = parseJson(text);
+      if (json.ok && isObject(json.value)) {
+        const verified = verifyRecord(sealer, json.value);
+        if (!verified.ok) {
+          const backup = `${file}.altered-${stamp()}`;
+          await rename(file, backup);
+          return { kind: "altered", progress: emptyProgress(), backup, reason: verified.reason };
+        }
+        const parsed = ProgressSchema.safeParse(verified.record);
+        if (parsed.success) return { kind: "loaded", progress: parsed.data };
+      }
+      const problem = json.ok ? schemaProblem(json.value) : json.problem;
+      const backup = `${file}.corrupt-${stamp()}`;
       await rename(file, backup);
       return { kind: "recovered", progress: emptyProgress(), backup, problem };
     },
     save(progress) {
-      const text = `${JSON.stringify(ProgressSchema.parse(progress), null, 2)}\n`;
+      const text = `${JSON.stringify(sealRecord(sealer, ProgressSchema.parse(progress)), null, 2)}\n`;
       queue = queue
         .catch(() => {})
         .then(async () => {
@@ -107,16 +127,21 @@ export function openProgressStore(file: string, now: () => Date = () => new Date
   };
 }
 
-/** Why the text is not a progress file, or undefined when it is one. */
-function parseProblem(text: string): string | undefined {
-  let json: unknown;
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
   try {
-    json = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch (error) {
-    return `not JSON (${(error as Error).message})`;
+    return { ok: false, problem: `not JSON (${(error as Error).message})` };
   }
-  const parsed = ProgressSchema.safeParse(json);
-  if (parsed.success) return undefined;
-  const [issue] = parsed.error.issues;
+}
+
+/** Why a sealed JSON value is not a progress file. */
+function schemaProblem(json: unknown): string {
+  const { seal: _seal, ...rest } = isObject(json) ? json : { json };
+  const parsed = ProgressSchema.safeParse(isObject(json) ? rest : json);
+  const [issue] = parsed.success ? [] : parsed.error.issues;
   return issue ? `${issue.path.join(".") || "the file"}: ${issue.message}` : "not a progress file";
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);

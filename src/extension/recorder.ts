@@ -4,6 +4,7 @@
  * session with a UI, or `pi-quests check --events`, evaluates what was recorded. This path
  * loads no schema library, so `pi -p` starts about as fast as without the extension.
  */
+import { openRecordSealer } from "../core/record-sealers.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { createEventLog, type EventLog, nextSeqOf } from "./event-log.ts";
 
@@ -12,9 +13,11 @@ export async function openEventRecorder(options: {
   env: Record<string, string | undefined>;
   onWriteError: (error: unknown) => void;
 }): Promise<EventLog> {
-  const { eventsFile: file } = await locateDataFolder(options.cwd, options.env);
+  const { eventsFile: file, dataDir, workspace } = await locateDataFolder(options.cwd, options.env);
+  const sealer = openRecordSealer(dataDir, "events", workspace);
   // Only new events are held here, so nothing may be dropped: the next full session bounds the log.
-  return createEventLog(file, [], await nextSeqOf(file), {
+  return createEventLog(file, [], await nextSeqOf(file, sealer), {
+    sealer,
     maxEvents: Number.POSITIVE_INFINITY,
     onWriteError: options.onWriteError,
   });

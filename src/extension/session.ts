@@ -7,10 +7,12 @@ import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuestPack } from "../core/loader.ts";
 import type { PiEvent } from "../core/pi-events.ts";
+import { openRecordSealer } from "../core/record-sealers.ts";
 import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { createEventLog } from "./event-log.ts";
 import { readEventLog } from "./event-log-reader.ts";
+import { createIntegrityAlerts } from "./integrity-alerts.ts";
 import { openProgressStore } from "./progress.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
@@ -40,7 +42,18 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
 
   const data = await locateDataFolder(options.cwd, env);
   const { home, agentDir, dataDir, workspace, eventsFile } = data;
-  const recorded = await readEventLog(eventsFile);
+  const alerts = createIntegrityAlerts((message) => ui.notify(message, "warning"));
+  const eventsSealer = openRecordSealer(dataDir, "events", workspace);
+  // Read once: from here on the in-memory log is the truth, whatever the file comes to say.
+  const recorded = await readEventLog(eventsFile, eventsSealer);
+  for (const line of recorded.alteredLines) {
+    alerts.report({
+      kind: "altered",
+      record: "event",
+      where: `${eventsFile}:${line}`,
+      reason: "the line has no valid seal, or repeats a recorded one: pi-quests did not write it there",
+    });
+  }
   if (recorded.skippedLines > 0) {
     ui.notify(
       `pi-quests: ${recorded.skippedLines} unreadable line(s) in ${eventsFile} were skipped`,
@@ -49,14 +62,16 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   }
   const firstSeq = recorded.events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
   const events = createEventLog(eventsFile, recorded.events, firstSeq, {
+    sealer: eventsSealer,
     onWriteError: (error) =>
       ui.notify(`pi-quests could not record an event: ${(error as Error).message}`, "warning"),
   });
   const controller = await startQuestController({
     pack: pack.value,
-    progress: openProgressStore(data.progressFile),
+    progress: openProgressStore(data.progressFile, openRecordSealer(dataDir, "progress", workspace)),
     events,
     ui,
+    alerts,
     sessionId: options.sessionId,
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
@@ -74,6 +89,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         home,
         env,
         confirmed,
+        onIntegrityAlert: alerts.report,
       });
     },
     // git (simple-git, execa) loads when a quest first needs it, not while Pi starts.

@@ -1,10 +1,10 @@
 /**
- * Reassessment without running anything (seed 001): each check's newest receipt, judged against
+ * Reassessment without running anything: each check's newest receipt, judged against
  * the files as they are now. Recorded receipts are never rewritten here.
  */
 import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from "./fingerprint.ts";
 import type { Receipt } from "./schema.ts";
-import { newestByIdentity, type ReceiptStore } from "./store.ts";
+import { type AlteredReceipt, newestByIdentity, type ReceiptStore } from "./store.ts";
 
 export type Freshness = "fresh" | "stale" | "incomplete";
 
@@ -19,6 +19,8 @@ export type ReceiptAssessment = {
 export type Reassessment = {
   assessments: ReceiptAssessment[];
   warnings: string[];
+  /** Receipt files ignored because pi-quests did not write them as they are. */
+  altered: AlteredReceipt[];
   interrupted: Receipt[];
   fingerprint: FingerprintOutcome;
 };
@@ -56,7 +58,7 @@ export async function reassess(
   takeFingerprint: (workspace: string) => Promise<FingerprintOutcome> = takeWorkspaceFingerprint,
 ): Promise<Reassessment> {
   const interrupted = await store.recoverInterrupted();
-  const { receipts, warnings } = await store.list();
+  const { receipts, warnings, altered } = await store.list();
   const current = await takeFingerprint(workspace);
   const newest = newestByIdentity(receipts);
   const assessments = [...newest.values()].map((receipt) => {
@@ -67,5 +69,5 @@ export async function reassess(
     return { receipt, ...assessReceipt(receipt, current), superseded };
   });
   assessments.sort((a, b) => a.receipt.startedAt.localeCompare(b.receipt.startedAt));
-  return { assessments, warnings, interrupted, fingerprint: current };
+  return { assessments, warnings, altered, interrupted, fingerprint: current };
 }

@@ -1,10 +1,12 @@
 /**
- * A verification receipt (seed 001): the record of one run of one check, on one snapshot of the
- * workspace. Versioned, so a reader can tell a receipt it understands from a legacy one.
+ * A verification receipt: the record of one run of one check, on one snapshot of the workspace.
+ * Versioned, so a reader can tell a receipt it understands from a legacy one. On disk each
+ * receipt also carries a `seal` (src/core/seal.ts), which version 1 did not: a version 1
+ * receipt is never trusted.
  */
 import { z } from "zod";
 
-export const RECEIPT_SCHEMA = "pi-quests.receipt/1";
+export const RECEIPT_SCHEMA = "pi-quests.receipt/2";
 
 export const RECEIPT_STATES = [
   "not_run",

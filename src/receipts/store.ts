@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
+import { canonicalJson, type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
 import { processAlive } from "../probes/process-group.ts";
 import { normalizeRelativePath } from "./identity.ts";
 import { RECEIPT_SCHEMA, type Receipt, ReceiptSchema } from "./schema.ts";
@@ -14,15 +15,29 @@ export type ReceiptStore = {
   readonly dir: string;
   /** Validates the receipt and writes `<dir>/<id>.json` atomically, replacing an earlier version. */
   write(receipt: Receipt): Promise<void>;
-  /** Every receipt that can be trusted, oldest first; what was skipped, and why, in `warnings`. */
-  list(): Promise<{ receipts: Receipt[]; warnings: string[] }>;
+  /**
+   * Every receipt that can be trusted, oldest first. A file that is not a complete receipt (a
+   * torn write, a legacy schema) is in `warnings`; one that pi-quests did not write as it is
+   * (no seal, a seal that does not verify, a copy under another name, a receipt this process
+   * wrote differently or that has gone) is in `altered`. Neither is ever returned as a receipt.
+   */
+  list(): Promise<ReceiptListing>;
   /** Marks `running` receipts whose process is gone as cancelled/interrupted; returns them. */
   recoverInterrupted(isAlive?: (host: ReceiptHost) => boolean): Promise<Receipt[]>;
   /** The attempt number the next run of this check identity gets: 1, then 2, 3... */
   nextAttempt(identity: string): Promise<number>;
 };
 
+/** A receipt file that was ignored because pi-quests did not write it as it is. */
+export type AlteredReceipt = { file: string; reason: string };
+
+export type ReceiptListing = { receipts: Receipt[]; warnings: string[]; altered: AlteredReceipt[] };
+
 export type ReceiptStoreOptions = {
+  /** Seals every receipt written and verifies every one read (see src/core/record-sealers.ts). */
+  sealer: Sealer;
+  /** Told of each altered receipt the first time a listing finds it. */
+  onAltered?: (altered: AlteredReceipt) => void;
   /** The clock, for tests. */
   now?: () => Date;
   /** This process as receipts record it; by default the real pid, hostname and boot id. */
@@ -100,38 +115,64 @@ async function syncFolder(dir: string): Promise<void> {
   }
 }
 
+type Parsed =
+  | { ok: true; receipt: Receipt }
+  | { ok: false; warning: string }
+  | { ok: false; altered: string };
+
 /** Reads one receipt file, or says why it cannot be trusted. */
-function parseReceipt(name: string, text: string): Receipt | string {
+function parseReceipt(name: string, text: string, sealer: Sealer): Parsed {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return `${name}: not valid JSON (a torn or corrupt write?); skipped`;
+    return { ok: false, warning: `${name}: not valid JSON (a torn or corrupt write?); skipped` };
   }
   const schema =
     typeof data === "object" && data !== null ? (data as { schema?: unknown }).schema : undefined;
   if (schema !== RECEIPT_SCHEMA) {
     const found = schema === undefined ? "no schema version" : `schema ${JSON.stringify(schema)}`;
-    return `${name}: ${found}, not ${RECEIPT_SCHEMA}; skipped (a legacy record cannot count as verification)`;
+    return {
+      ok: false,
+      warning: `${name}: ${found}, not ${RECEIPT_SCHEMA}; skipped (a legacy record cannot count as verification)`,
+    };
   }
-  const parsed = ReceiptSchema.safeParse(data);
+  const verified = verifyRecord<Receipt>(sealer, data);
+  if (!verified.ok) {
+    return {
+      ok: false,
+      altered:
+        verified.reason === "unsealed"
+          ? "it has no seal: pi-quests did not write it"
+          : "its seal does not match its content: it was changed after pi-quests wrote it",
+    };
+  }
+  const parsed = ReceiptSchema.safeParse(verified.record);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    return `${name}: not a valid receipt (${where}${issue?.message ?? "invalid"}); skipped`;
+    return {
+      ok: false,
+      warning: `${name}: not a valid receipt (${where}${issue?.message ?? "invalid"}); skipped`,
+    };
   }
   if (`${parsed.data.id}.json` !== name) {
-    return `${name}: holds receipt ${JSON.stringify(parsed.data.id)}, not its own name; skipped`;
+    return {
+      ok: false,
+      altered: `it holds receipt ${JSON.stringify(parsed.data.id)}, not its own name: a copy`,
+    };
   }
-  return parsed.data;
+  return { ok: true, receipt: parsed.data };
 }
 
-export async function openReceiptStore(
-  dir: string,
-  options: ReceiptStoreOptions = {},
-): Promise<ReceiptStore> {
+export async function openReceiptStore(dir: string, options: ReceiptStoreOptions): Promise<ReceiptStore> {
   const now = options.now ?? (() => new Date());
   const here = options.host ?? currentHost();
+  const { sealer } = options;
+  // What this process wrote wins over what is on disk: a file changed, or removed, behind its
+  // back is altered, whatever its seal says (a sealed older version put back is a replay).
+  const written = new Map<string, Receipt>();
+  const reported = new Set<string>();
   await mkdir(dir, { recursive: true });
 
   async function write(receipt: Receipt): Promise<void> {
@@ -139,36 +180,61 @@ export async function openReceiptStore(
     if (!SAFE_ID.test(valid.id) || valid.id.endsWith(".tmp")) {
       throw new Error(`receipt id ${JSON.stringify(valid.id)} cannot be a file name`);
     }
-    await writeAtomically(join(dir, `${valid.id}.json`), `${JSON.stringify(valid, null, 2)}\n`);
+    const sealed = sealRecord(sealer, valid);
+    await writeAtomically(join(dir, `${valid.id}.json`), `${JSON.stringify(sealed, null, 2)}\n`);
     await syncFolder(dir);
+    written.set(valid.id, valid);
   }
 
-  async function list(): Promise<{ receipts: Receipt[]; warnings: string[] }> {
+  async function list(): Promise<ReceiptListing> {
     let names: string[];
     try {
       names = await readdir(dir);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { receipts: [], warnings: [] };
-      throw error;
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      names = [];
     }
     const receipts: Receipt[] = [];
     const warnings: string[] = [];
+    const altered: AlteredReceipt[] = [];
+    const alter = (file: string, reason: string) => {
+      altered.push({ file, reason });
+      if (reported.has(`${file} ${reason}`)) return;
+      reported.add(`${file} ${reason}`);
+      options.onAltered?.({ file, reason });
+    };
+    const seen = new Set<string>();
     // Temp files end in `.tmp`: a write in flight, or one a crash interrupted. Never read.
     for (const name of names.filter((entry) => entry.endsWith(".json")).sort()) {
+      const remembered = written.get(name.slice(0, -".json".length));
       let text: string;
       try {
         text = await readFile(join(dir, name), "utf8");
       } catch (error) {
+        if (remembered) continue; // gone since the listing began: counted below as removed
         warnings.push(
           `${name}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); skipped`,
         );
         continue;
       }
-      const outcome = parseReceipt(name, text);
-      if (typeof outcome === "string") warnings.push(outcome);
-      else receipts.push(outcome);
+      const outcome = parseReceipt(name, text, sealer);
+      if (remembered) {
+        seen.add(remembered.id);
+        receipts.push(remembered);
+        if (!outcome.ok || canonicalJson(outcome.receipt) !== canonicalJson(remembered))
+          alter(name, "it differs from the receipt this process wrote; this process's own is used");
+        continue;
+      }
+      if (outcome.ok) receipts.push(outcome.receipt);
+      else if ("warning" in outcome) warnings.push(outcome.warning);
+      else alter(name, outcome.altered);
     }
-    return { receipts: receipts.sort(byStart), warnings };
+    for (const [id, receipt] of written) {
+      if (seen.has(id)) continue;
+      receipts.push(receipt);
+      alter(`${id}.json`, "it was removed after this process wrote it; this process's own is used");
+    }
+    return { receipts: receipts.sort(byStart), warnings, altered };
   }
 
   async function recoverInterrupted(

@@ -6,7 +6,9 @@
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { VerifierEvent } from "../core/events.ts";
+import type { IntegrityReporter } from "../core/integrity.ts";
 import type { Quest } from "../core/quest.ts";
+import { openRecordSealer } from "../core/record-sealers.ts";
 import type { QuestResult } from "../core/results.ts";
 import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
@@ -42,6 +44,8 @@ export type QuestEvaluatorOptions = {
   env: Record<string, string | undefined>;
   /** Whether the learner confirmed a check; undefined means not yet. */
   confirmed: (checkId: string) => boolean | undefined;
+  /** Told of each receipt ignored because pi-quests did not write it as it is. */
+  onIntegrityAlert?: IntegrityReporter;
 };
 
 export type EvaluationInput = {
@@ -53,9 +57,12 @@ export type EvaluationInput = {
 export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
 
 /** The workspace's receipt store, with interrupted runs (a crash, a kill) found and recorded first. */
-async function openReceipts(dataDir: string, workspace: string) {
+async function openReceipts(dataDir: string, workspace: string, onAlert: IntegrityReporter | undefined) {
   const realWorkspace = await realpath(workspace);
-  const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"));
+  const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"), {
+    sealer: openRecordSealer(dataDir, "receipts", realWorkspace),
+    onAltered: ({ file, reason }) => onAlert?.({ kind: "altered", record: "receipt", where: file, reason }),
+  });
   await store.recoverInterrupted();
   return { store, realWorkspace, host: currentHost() };
 }
@@ -120,7 +127,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
   // snapshot of that evaluation.
   const opened = quest.checks.some((c) => c.type === "command")
-    ? await openReceipts(options.dataDir, options.workspace)
+    ? await openReceipts(options.dataDir, options.workspace, options.onIntegrityAlert)
     : undefined;
   const oracle = options.oracleBaseline ?? options.baseline;
   return async (input) => {

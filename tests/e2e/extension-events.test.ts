@@ -19,6 +19,7 @@ import {
   slowQuestPack,
   startPiRpc,
 } from "../support/pi-rpc.ts";
+import { agentSealer } from "../support/seal.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/extension");
@@ -29,8 +30,13 @@ const eventsFile = (agentDir: string, workspace: string) =>
 
 /** The recorded events, read with the CLI's own `--events` reader (same format, or it fails). */
 async function recorded(agentDir: string, workspace: string): Promise<VerifierEvent[]> {
-  const read = await readEventsFile(eventsFile(agentDir, workspace));
+  const read = await readEventsFile(
+    eventsFile(agentDir, workspace),
+    agentSealer(agentDir, "events", workspace),
+  );
   if (!read.ok) throw new Error(JSON.stringify(read.diagnostics));
+  // Every line is the extension's own: sealed with the agent dir's key.
+  expect(read.warnings).toEqual([]);
   return read.events;
 }
 

@@ -26,6 +26,7 @@ import {
   type QuestEvaluator,
 } from "../../src/runtime/quest-evaluator.ts";
 import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
+import { sealedJson, testSealer } from "../support/seal.ts";
 import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 const NOW = new Date("2030-01-02T03:04:05.000Z");
@@ -198,10 +199,17 @@ afterEach(async () => {
 
 /** The event log as the extension opens it: what the file holds, numbered on from its last seq. */
 async function openEvents(file: string, maxEvents?: number): Promise<EventLog> {
-  const { events } = await readEventLog(file);
+  const { events } = await readEventLog(file, EVENTS_SEALER);
   const firstSeq = events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
-  return createEventLog(file, events, firstSeq, maxEvents ? { maxEvents } : {});
+  return createEventLog(file, events, firstSeq, {
+    sealer: EVENTS_SEALER,
+    ...(maxEvents ? { maxEvents } : {}),
+  });
 }
+
+/** The keys of this file's records, as one data dir's would be. */
+const EVENTS_SEALER = testSealer();
+const PROGRESS_SEALER = testSealer();
 
 type StartOptions = {
   dir?: string;
@@ -223,7 +231,7 @@ async function start(options: StartOptions = {}) {
   const sandboxCalls: Quest[] = [];
   const controller = await startQuestController({
     pack: options.pack ?? PACK,
-    progress: openProgressStore(progressFile, () => NOW),
+    progress: openProgressStore(progressFile, PROGRESS_SEALER, () => NOW),
     events: log,
     ui,
     createEvaluator: options.createEvaluator ?? evaluators.createEvaluator,
@@ -240,7 +248,7 @@ async function start(options: StartOptions = {}) {
   opened.push(controller);
   /** Progress as saved in the file. */
   const progress = async (): Promise<Progress> => {
-    const loaded = await openProgressStore(progressFile).load();
+    const loaded = await openProgressStore(progressFile, PROGRESS_SEALER).load();
     expect(loaded.kind).toBe("loaded");
     return loaded.progress;
   };
@@ -250,7 +258,7 @@ async function start(options: StartOptions = {}) {
 
 /** Progress written before the controller starts, as an earlier session left it. */
 async function seedProgress(dir: string, progress: Partial<Progress>): Promise<void> {
-  await openProgressStore(join(dir, "data", "progress.json")).save({
+  await openProgressStore(join(dir, "data", "progress.json"), PROGRESS_SEALER).save({
     version: 1,
     completed: {},
     confirmations: {},
@@ -353,7 +361,7 @@ describe("recorded events", () => {
       payload: { text: "hello" },
     });
     await h.controller.dispose();
-    expect((await readEventLog(h.eventsFile)).events).toEqual(h.log.events());
+    expect((await readEventLog(h.eventsFile, EVENTS_SEALER)).events).toEqual(h.log.events());
   });
 
   it("a turn end schedules an evaluation after the debounce; record returns at once", async () => {
@@ -981,7 +989,7 @@ describe("a restart over the same progress and event log", () => {
     const second = await start({ dir });
     second.controller.record(inputEvent("two"));
     await second.controller.dispose();
-    const { events } = await readEventLog(second.eventsFile);
+    const { events } = await readEventLog(second.eventsFile, EVENTS_SEALER);
     expect(events.map((event) => [event.seq, event.name])).toEqual([
       [0, QUEST_ACTIVATED_EVENT],
       [1, "input"],
@@ -996,7 +1004,8 @@ describe("a restart over the same progress and event log", () => {
     await first.controller.dispose();
     const saved = JSON.parse(await readFile(first.progressFile, "utf8"));
     saved.active.definition.title = "Hacked";
-    await writeFile(first.progressFile, JSON.stringify(saved));
+    // Sealed again, as a bug of pi-quests itself would leave it: the hash still catches it.
+    await writeFile(first.progressFile, sealedJson(PROGRESS_SEALER, saved));
 
     const second = await start({ dir });
     await second.controller.idle();
@@ -1057,7 +1066,7 @@ describe("dispose", () => {
     const h = await start();
     for (let i = 0; i < 20; i++) h.controller.record(inputEvent(`message ${i}`));
     await h.controller.dispose();
-    expect((await readEventLog(h.eventsFile)).events).toEqual(h.log.events());
+    expect((await readEventLog(h.eventsFile, EVENTS_SEALER)).events).toEqual(h.log.events());
   });
 
   it("after it, turn ends schedule nothing", async () => {

@@ -5,6 +5,7 @@ import { readEventsFile } from "../../src/cli/events-file.ts";
 import type { VerifierEvent } from "../../src/core/events.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
 import { inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
+import { verifyRecord } from "../../src/core/seal.ts";
 import {
   createEventLog,
   DEFAULT_MAX_EVENTS,
@@ -15,6 +16,7 @@ import {
   nextSeqOf,
 } from "../../src/extension/event-log.ts";
 import { readEventLog } from "../../src/extension/event-log-reader.ts";
+import { sealedJson, testSealer } from "../support/seal.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 /** Every log a test opened: its background writes end before the folders are removed. */
@@ -26,24 +28,37 @@ afterEach(async () => {
 
 const eventsFile = (dir = makeWorkspace()) => join(dir, "data", "events.jsonl");
 
+/** The key every log of this file seals with. */
+const SEALER = testSealer();
+
 function openLog(
-  options: EventLogOptions & { file?: string; events?: VerifierEvent[]; firstSeq?: number } = {},
+  options: Partial<EventLogOptions> & { file?: string; events?: VerifierEvent[]; firstSeq?: number } = {},
 ) {
   const file = options.file ?? eventsFile();
-  const log = createEventLog(file, options.events ?? [], options.firstSeq ?? 0, options);
+  const log = createEventLog(file, options.events ?? [], options.firstSeq ?? 0, {
+    sealer: SEALER,
+    ...options,
+  });
   opened.push(log);
   return log;
 }
 
-/** The file as the events it holds, one JSON object a line. */
+/** The file as the events it holds, one sealed JSON object a line (each seal checked, then left out). */
 async function fileEvents(file: string): Promise<unknown[]> {
   const text = await readFile(file, "utf8");
   expect(text.endsWith("\n")).toBe(true);
   return text
     .split("\n")
     .filter((line) => line !== "")
-    .map((line) => JSON.parse(line));
+    .map((line) => {
+      const verified = verifyRecord(SEALER, JSON.parse(line));
+      expect(verified.ok).toBe(true);
+      return verified.ok ? verified.record : undefined;
+    });
 }
+
+/** A line as pi-quests writes it, sealed with this file's key. */
+const sealedLine = (json: string) => sealedJson(SEALER, JSON.parse(json));
 
 const activated = (quest: string) => ({ name: QUEST_ACTIVATED_EVENT, payload: { quest } });
 const completed = (quest: string) => ({ name: QUEST_COMPLETED_EVENT, payload: { quest } });
@@ -90,7 +105,7 @@ describe("recording", () => {
     const first = openLog({ file });
     first.record(inputEvent("one"));
     await first.flush();
-    const reopened = await readEventLog(file);
+    const reopened = await readEventLog(file, SEALER);
     const second = openLog({ file, events: reopened.events, firstSeq: 1 });
     second.record(inputEvent("two"));
     await second.flush();
@@ -245,12 +260,12 @@ describe("the log is bounded", () => {
 
 describe("nextSeqOf: where a log continues, from its last line", () => {
   it("is 0 for a missing file", async () => {
-    expect(await nextSeqOf(eventsFile())).toBe(0);
+    expect(await nextSeqOf(eventsFile(), SEALER)).toBe(0);
   });
 
   it("is 0 for an empty file", async () => {
     const dir = makeWorkspace({ "events.jsonl": "" });
-    expect(await nextSeqOf(join(dir, "events.jsonl"))).toBe(0);
+    expect(await nextSeqOf(join(dir, "events.jsonl"), SEALER)).toBe(0);
   });
 
   it("is one past the last event's seq", async () => {
@@ -258,16 +273,15 @@ describe("nextSeqOf: where a log continues, from its last line", () => {
     const log = openLog({ file, firstSeq: 40 });
     for (let i = 0; i < 3; i++) log.record(inputEvent(String(i)));
     await log.flush();
-    expect(await nextSeqOf(file)).toBe(43);
-    expect(await nextSeqOf(file)).toBe(log.nextSeq());
+    expect(await nextSeqOf(file, SEALER)).toBe(43);
+    expect(await nextSeqOf(file, SEALER)).toBe(log.nextSeq());
   });
 
   it("skips a partial last line (a crash mid-write) and uses the line before", async () => {
     const dir = makeWorkspace({
-      "events.jsonl":
-        '{"name":"input","seq":0,"payload":{}}\n{"name":"input","seq":1,"payload":{}}\n{"name":"inp',
+      "events.jsonl": `${sealedLine('{"name":"input","seq":0,"payload":{}}')}\n${sealedLine('{"name":"input","seq":1,"payload":{}}')}\n{"name":"inp`,
     });
-    expect(await nextSeqOf(join(dir, "events.jsonl"))).toBe(2);
+    expect(await nextSeqOf(join(dir, "events.jsonl"), SEALER)).toBe(2);
   });
 
   it("reads a log whose last line is longer than its 64 KiB read window", async () => {
@@ -286,13 +300,17 @@ describe("nextSeqOf: where a log continues, from its last line", () => {
     );
     await log.flush();
     expect((await readFile(file)).length).toBeGreaterThan(64 * 1024);
-    expect(await nextSeqOf(file)).toBe(2);
+    expect(await nextSeqOf(file, SEALER)).toBe(2);
   });
 });
 
 describe("readEventLog: reading a log back", () => {
   it("is empty for a missing file", async () => {
-    expect(await readEventLog(eventsFile())).toEqual({ events: [], skippedLines: 0 });
+    expect(await readEventLog(eventsFile(), SEALER)).toEqual({
+      events: [],
+      skippedLines: 0,
+      alteredLines: [],
+    });
   });
 
   it("returns the valid events in seq order, skipping and counting lines that are not events", async () => {
@@ -301,18 +319,19 @@ describe("readEventLog: reading a log back", () => {
     await writeFile(
       file,
       [
-        '{"name":"input","seq":2,"payload":{"text":"b"}}',
+        sealedLine('{"name":"input","seq":2,"payload":{"text":"b"}}'),
         "not json at all",
         "",
-        '{"name":"input","seq":0,"payload":{"text":"a"}}',
-        '{"seq":1,"payload":{}}',
-        '{"name":"turn_end","seq":3}',
-        '{"name":"input","seq":4,"payload":{},"extra":1}',
+        sealedLine('{"name":"input","seq":0,"payload":{"text":"a"}}'),
+        sealedLine('{"seq":1,"payload":{}}'),
+        sealedLine('{"name":"turn_end","seq":3}'),
+        sealedLine('{"name":"input","seq":4,"payload":{},"extra":1}'),
         '{"name":"input","seq":5,"pay',
       ].join("\n"),
     );
-    const read = await readEventLog(file);
+    const read = await readEventLog(file, SEALER);
     expect(read.skippedLines).toBe(4);
+    expect(read.alteredLines).toEqual([]);
     expect(read.events).toEqual([
       { name: "input", seq: 0, payload: { text: "a" } },
       { name: "input", seq: 2, payload: { text: "b" } },
@@ -326,7 +345,11 @@ describe("readEventLog: reading a log back", () => {
     log.record(activated("first-file"), "s1");
     log.record(inputEvent("x".repeat(MAX_STRING_CHARS + 10)), "s1");
     await log.flush();
-    expect(await readEventLog(file)).toEqual({ events: log.events(), skippedLines: 0 });
+    expect(await readEventLog(file, SEALER)).toEqual({
+      events: log.events(),
+      skippedLines: 0,
+      alteredLines: [],
+    });
   });
 });
 
@@ -342,7 +365,7 @@ describe("the file is what `pi-quests check --events` reads", () => {
     );
     log.record(turnEndEvent({ assistantTurns: 1, turnIndex: 0 }), "s1");
     await log.flush();
-    expect(await readEventsFile(file)).toEqual({ ok: true, events: log.events() });
+    expect(await readEventsFile(file, SEALER)).toEqual({ ok: true, events: log.events(), warnings: [] });
   });
 
   it("still accepts it after a compaction rewrote it", async () => {
@@ -351,7 +374,7 @@ describe("the file is what `pi-quests check --events` reads", () => {
     log.record(activated("q"), "s1");
     for (let i = 0; i < 12; i++) log.record(inputEvent(String(i)), "s1");
     await log.flush();
-    expect(await readEventsFile(file)).toEqual({ ok: true, events: log.events() });
+    expect(await readEventsFile(file, SEALER)).toEqual({ ok: true, events: log.events(), warnings: [] });
   });
 
   it("and after a restart continued it from nextSeqOf", async () => {
@@ -360,10 +383,10 @@ describe("the file is what `pi-quests check --events` reads", () => {
     first.record(inputEvent("one"), "s1");
     first.record(turnEndEvent({ assistantTurns: 1 }), "s1");
     await first.flush();
-    const second = openLog({ file, firstSeq: await nextSeqOf(file) });
+    const second = openLog({ file, firstSeq: await nextSeqOf(file, SEALER) });
     second.record(inputEvent("two"), "s2");
     await second.flush();
-    const read = await readEventsFile(file);
+    const read = await readEventsFile(file, SEALER);
     expect(read.ok && read.events.map((event) => [event.seq, event.sessionId])).toEqual([
       [0, "s1"],
       [1, "s1"],

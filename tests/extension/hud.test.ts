@@ -210,3 +210,17 @@ describe("hudCheck: a check's line from its result", () => {
     expect(hudLines(active([line]))[1]?.text).toBe("  ✓ hello.txt exists");
   });
 });
+
+describe("integrity alerts", () => {
+  const WARNING = "⚠ pi-quests ignored altered records: 1 receipt — /quest status";
+
+  it("add one warning line, last, to an active or an idle HUD", () => {
+    const lines = hudLines(active([{ describe: "a", status: "fail", reason: "no" }], { integrity: WARNING }));
+    expect(lines.at(-1)).toEqual({ tone: "fail", text: WARNING });
+    expect(lines.at(-2)).toEqual(FOOTER);
+    expect(hudLines({ kind: "idle", done: 3, total: 3, integrity: WARNING })).toEqual([
+      { tone: "pass", text: "Quests 3/3 done. Well played!" },
+      { tone: "fail", text: WARNING },
+    ]);
+  });
+});

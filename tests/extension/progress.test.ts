@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { sealRecord } from "../../src/core/seal.ts";
 import { emptyProgress, openProgressStore, type Progress } from "../../src/extension/progress.ts";
+import { sealedJson, testSealer } from "../support/seal.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 const NOW = new Date("2030-01-02T03:04:05.678Z");
@@ -11,9 +13,11 @@ const BACKUP_SUFFIX = ".corrupt-2030-01-02T03-04-05.678Z";
 
 afterEach(removeWorkspaces);
 
+const SEALER = testSealer();
+
 function storeIn(dir = makeWorkspace()) {
   const file = join(dir, "data", "progress.json");
-  return { dir, file, store: openProgressStore(file, () => NOW) };
+  return { dir, file, store: openProgressStore(file, SEALER, () => NOW) };
 }
 
 /** Progress with every field set, as a learner two quests in would have it. */
@@ -79,15 +83,30 @@ describe("save, then load", () => {
     const { file, store } = storeIn();
     await store.save(emptyProgress());
     const text = await readFile(file, "utf8");
-    expect(JSON.parse(text)).toEqual(emptyProgress());
-    expect(text).toBe(`${JSON.stringify(emptyProgress(), null, 2)}\n`);
+    expect(JSON.parse(text)).toEqual({ ...emptyProgress(), seal: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(text).toBe(`${JSON.stringify(sealRecord(SEALER, emptyProgress()), null, 2)}\n`);
   });
 
-  it("fills the defaults a hand-written file leaves out", async () => {
+  it("fills the defaults a sealed file leaves out", async () => {
+    const { file, store } = storeIn();
+    await mkdir(join(file, ".."), { recursive: true });
+    await writeFile(file, sealedJson(SEALER, { version: 1 }));
+    expect(await store.load()).toEqual({ kind: "loaded", progress: emptyProgress() });
+  });
+
+  it("a hand-written file (no seal) is altered: set aside as .altered-<time>, never loaded", async () => {
     const { file, store } = storeIn();
     await mkdir(join(file, ".."), { recursive: true });
     await writeFile(file, '{"version": 1}');
-    expect(await store.load()).toEqual({ kind: "loaded", progress: emptyProgress() });
+    const backup = `${file}.altered-2030-01-02T03-04-05.678Z`;
+    expect(await store.load()).toEqual({
+      kind: "altered",
+      progress: emptyProgress(),
+      backup,
+      reason: "unsealed",
+    });
+    expect(await readFile(backup, "utf8")).toBe('{"version": 1}');
+    expect(existsSync(file)).toBe(false);
   });
 
   it("writes atomically: after many saves only progress.json is in the folder, no temp file", async () => {
@@ -157,10 +176,22 @@ describe("a progress file that cannot be read back", () => {
     },
   ];
 
-  for (const { name, text, problem } of cases) {
+  for (const { name, text: json, problem } of cases) {
     it(`${name}: is moved to a .corrupt-<time> backup with its original bytes, and progress starts over`, async () => {
       const { file, store } = storeIn();
       await mkdir(join(file, ".."), { recursive: true });
+      // An object is sealed, as a pi-quests bug would have written it: a wrong shape, not an alteration.
+      const parsed = (() => {
+        try {
+          return JSON.parse(json) as unknown;
+        } catch {
+          return undefined;
+        }
+      })();
+      const text =
+        parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+          ? sealedJson(SEALER, parsed)
+          : json;
       await writeFile(file, text);
       const loaded = await store.load();
       expect(loaded).toEqual({

@@ -16,6 +16,7 @@ import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptRequest } from "../../src/verifier/probes.ts";
 import { check } from "../support/checks.ts";
 import { fakeProbes } from "../support/fake-probes.ts";
+import { testSealer } from "../support/seal.ts";
 import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
@@ -23,7 +24,7 @@ afterEach(removeWorkspaces);
 /** A workspace, its receipt store, and an evaluator whose runner counts what it ran. */
 async function setup(files: Record<string, string> = { "hello.txt": "hello\n" }) {
   const workspace = makeWorkspace(files);
-  const store = await openReceiptStore(join(makeWorkspace(), "receipts"));
+  const store = await openReceiptStore(join(makeWorkspace(), "receipts"), { sealer: testSealer() });
   const ran: string[] = [];
   const bash = bashCheck();
   const probes = fakeProbes(

@@ -15,6 +15,7 @@ import {
   readBootId,
   supersedeKey,
 } from "../../src/receipts/store.ts";
+import { sealedJson, testSealer } from "../support/seal.ts";
 
 const A = "a".repeat(64);
 const B = "b".repeat(64);
@@ -24,10 +25,11 @@ const HERE: ReceiptHost = { pid: process.pid, hostname: hostname(), bootId: "boo
 
 let dir: string;
 let store: ReceiptStore;
+const sealer = testSealer();
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "pi-quests-receipts-"));
-  store = await openReceiptStore(join(dir, "receipts"), { now: () => NOW, host: HERE });
+  store = await openReceiptStore(join(dir, "receipts"), { sealer, now: () => NOW, host: HERE });
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -91,8 +93,11 @@ describe("write and list", () => {
   it("round-trips a receipt through <id>.json", async () => {
     const one = receipt({ id: "r1" });
     await store.write(one);
-    expect(JSON.parse(await readFile(file("r1.json"), "utf8"))).toEqual(one);
-    expect(await store.list()).toEqual({ receipts: [one], warnings: [] });
+    expect(JSON.parse(await readFile(file("r1.json"), "utf8"))).toEqual({
+      ...one,
+      seal: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(await store.list()).toEqual({ receipts: [one], warnings: [], altered: [] });
   });
 
   it("replaces a receipt written again under the same id, leaving no temp file", async () => {
@@ -127,7 +132,7 @@ describe("write and list", () => {
 
   it("lists nothing once the folder is gone", async () => {
     await rm(store.dir, { recursive: true });
-    expect(await store.list()).toEqual({ receipts: [], warnings: [] });
+    expect(await store.list()).toEqual({ receipts: [], warnings: [], altered: [] });
   });
 });
 
@@ -156,13 +161,13 @@ describe("what a crash or an older version leaves", () => {
     );
     await writeFile(file("bare.json"), JSON.stringify({ id: "bare", command: "npm test", exitCode: 0 }));
     const { checkIdentity: _dropped, ...partial } = receipt({ id: "partial" });
-    await writeFile(file("partial.json"), JSON.stringify(partial));
+    await writeFile(file("partial.json"), sealedJson(sealer, partial));
 
     const { receipts, warnings } = await store.list();
     expect(receipts.map((r) => r.id)).toEqual(["good"]);
     expect(warnings).toEqual([
-      expect.stringMatching(/^bare\.json: no schema version, not pi-quests\.receipt\/1; skipped \(a legacy/),
-      expect.stringMatching(/^old\.json: schema "pi-quests\.receipt\/0", not pi-quests\.receipt\/1/),
+      expect.stringMatching(/^bare\.json: no schema version, not pi-quests\.receipt\/2; skipped \(a legacy/),
+      expect.stringMatching(/^old\.json: schema "pi-quests\.receipt\/0", not pi-quests\.receipt\/2/),
       expect.stringMatching(/^partial\.json: not a valid receipt \(checkIdentity: /),
     ]);
   });
@@ -171,16 +176,19 @@ describe("what a crash or an older version leaves", () => {
     await writeFile(file("corrupt.json"), "{ this is not json");
     await writeFile(file("array.json"), "[1, 2]");
     await mkdir(file("folder.json"));
-    await writeFile(file("copy.json"), JSON.stringify(receipt({ id: "original" })));
+    await writeFile(file("copy.json"), sealedJson(sealer, receipt({ id: "original" })));
     await writeFile(file("notes.txt"), "not a receipt");
 
-    const { receipts, warnings } = await store.list();
+    const { receipts, warnings, altered } = await store.list();
     expect(receipts).toEqual([]);
     expect(warnings).toEqual([
       expect.stringMatching(/^array\.json: no schema version/),
-      expect.stringMatching(/^copy\.json: holds receipt "original", not its own name/),
       expect.stringMatching(/^corrupt\.json: not valid JSON/),
       expect.stringMatching(/^folder\.json: cannot be read \(EISDIR\)/),
+    ]);
+    // A sealed receipt under another name is a copy: altered, not a torn write.
+    expect(altered).toEqual([
+      { file: "copy.json", reason: 'it holds receipt "original", not its own name: a copy' },
     ]);
   });
 });

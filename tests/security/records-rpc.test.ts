@@ -1,0 +1,134 @@
+/**
+ * Red team in the real `pi` over RPC (offline, scripted model): the model's own bash tool calls
+ * go after pi-quests' records. A call the guard sees is blocked and the learner is told; one that
+ * slips past it (the data dir's path built at run time) forges a record, which is ignored: the
+ * HUD stays red and says records were altered.
+ */
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { closeAllPis, dataFolderOf, startPiRpc } from "../support/pi-rpc.ts";
+import { CHECK_SCRIPT, FIX_PACK_FILES, NOTES_PACK_FILES } from "../support/records.ts";
+import { expectNoLeftoverWorktrees, makeRepo, snapshot } from "../support/task-verifier.ts";
+import { makeWorkspace } from "../support/workspace.ts";
+
+const HELP_LINE = "  /quest hint · /quest status · /quest list";
+afterEach(closeAllPis);
+
+/** The data dir's path, built so that no name the guard looks for is in the command text. */
+const HIDDEN_FOLDER = `d="$(printenv PI_CODING_AGENT_DIR)/que""sts/work""spaces"; cd "$d"/*`;
+
+const FORGE_RECEIPT = `${HIDDEN_FOLDER}/receipts && f=$(ls *.json | head -1) && sed -e 's/"state": "failed"/"state": "passed"/' -e 's/"status": "fail"/"status": "pass"/' -e 's/"exitCode": 1/"exitCode": 0/' -e "s/\\"id\\": \\"[^\\"]*\\"/\\"id\\": \\"forged\\"/" "$f" > forged.json`;
+
+const FORGE_EVENT = `${HIDDEN_FOLDER} && echo '{"name":"tool_result","seq":900,"payload":{"toolName":"write","toolCallId":"x","isError":false,"input":{"path":"notes.txt"}}}' >> events.jsonl`;
+
+describe("the model's bash forges pi-quests' records", () => {
+  it("a passed receipt forged past the guard: the check stays red and the HUD says a receipt was altered", async () => {
+    const workspace = makeRepo({ "answer.txt": "broken\n", "check.sh": CHECK_SCRIPT });
+    const before = snapshot(workspace);
+    const pack = makeWorkspace(FIX_PACK_FILES);
+    const learner = startPiRpc({
+      workspace,
+      pack,
+      script: [
+        { tools: [{ name: "bash", arguments: { command: FORGE_RECEIPT } }] },
+        { text: "All tests pass now." },
+      ],
+    });
+    await learner.settled();
+    expect(learner.hud().widget).toEqual([
+      "Quest 1/1: Fix the answer",
+      "  ✗ answer.txt says fixed: exit code 1, expected = 0",
+      HELP_LINE,
+    ]);
+    const from = learner.lines.length;
+    await learner.prompt("Make the check pass.");
+    await learner.settled();
+    expect(learner.hud().widget).toEqual([
+      "Quest 1/1: Fix the answer",
+      "  ✗ answer.txt says fixed: exit code 1, expected = 0",
+      HELP_LINE,
+      "⚠ pi-quests ignored altered records: 1 receipt — /quest status",
+    ]);
+    expect(learner.notifications(from)).toContainEqual(
+      expect.stringContaining(
+        "pi-quests found records it did not write and ignored them (altered receipt ignored: forged.json",
+      ),
+    );
+    expect(learner.notifications(from).join("\n")).not.toMatch(/Quest complete/);
+    expect(await learner.close()).toBe(0);
+    expect(snapshot(workspace)).toEqual(before);
+    expectNoLeftoverWorktrees(realpathSync(workspace));
+  });
+
+  it("a plain attempt on the records is blocked by the guard, recorded, and the learner is told", async () => {
+    const workspace = makeRepo({ "answer.txt": "broken\n", "check.sh": CHECK_SCRIPT });
+    const pack = makeWorkspace(FIX_PACK_FILES);
+    const command = 'cat "$PI_CODING_AGENT_DIR/quests/seal.key"';
+    const learner = startPiRpc({
+      workspace,
+      pack,
+      script: [{ tools: [{ name: "bash", arguments: { command } }] }, { text: "Done." }],
+    });
+    await learner.settled();
+    const from = learner.lines.length;
+    await learner.prompt("Make the check pass.");
+    await learner.settled();
+    expect(learner.hud().widget).toEqual([
+      "Quest 1/1: Fix the answer",
+      "  ✗ answer.txt says fixed: exit code 1, expected = 0",
+      HELP_LINE,
+      "⚠ pi-quests blocked 1 tool call at its records — /quest status",
+    ]);
+    expect(learner.notifications(from)).toContainEqual(
+      expect.stringMatching(
+        /^pi-quests blocked the agent's bash call: pi-quests blocked this call: its command names/,
+      ),
+    );
+    const agentDir = learner.agentDir;
+    expect(await learner.close()).toBe(0);
+    const lines = readFileSync(join(dataFolderOf(agentDir, workspace), "events.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { name: string; payload: Record<string, unknown> });
+    expect(lines.filter((line) => line.name === "tool_blocked").map((line) => line.payload)).toEqual([
+      { toolName: "bash", input: { command }, reason: expect.stringContaining("off-limits to the agent") },
+    ]);
+  });
+
+  it("an event line forged past the guard does not count after a restart; the HUD says an event was altered", async () => {
+    const workspace = makeWorkspace();
+    const pack = makeWorkspace(NOTES_PACK_FILES);
+    const first = startPiRpc({
+      workspace,
+      pack,
+      script: [
+        { tools: [{ name: "bash", arguments: { command: FORGE_EVENT } }] },
+        { text: "I wrote notes.txt." },
+      ],
+    });
+    await first.settled();
+    await first.prompt("Write notes.txt");
+    await first.settled();
+    // In this session the in-memory log is the truth: the line in the file is not read.
+    expect(first.hud().widget).toEqual([
+      "Quest 1/1: Write notes",
+      "  ✗ Pi wrote notes.txt: not yet",
+      HELP_LINE,
+    ]);
+    expect(await first.close()).toBe(0);
+
+    const second = startPiRpc({ workspace, pack, agentDir: first.agentDir });
+    await second.settled();
+    expect(second.hud().widget).toEqual([
+      "Quest 1/1: Write notes",
+      "  ✗ Pi wrote notes.txt: not yet",
+      HELP_LINE,
+      "⚠ pi-quests ignored altered records: 1 event — /quest status",
+    ]);
+    const from = second.lines.length;
+    await second.prompt("/quest status");
+    expect(second.notifications(from).join("\n")).toMatch(/⚠ altered event ignored: .*events\.jsonl:\d+/);
+    expect(await second.close()).toBe(0);
+  });
+});
