@@ -13,7 +13,7 @@ import { workspaceHome } from "../core/workspace-key.ts";
 import { createNodeProbes } from "../probes/index.ts";
 import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
-import { createTaskVerifier } from "../task-verifier/index.ts";
+import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import type { Probes } from "../verifier/probes.ts";
 
@@ -32,6 +32,8 @@ export type QuestEvaluatorOptions = {
   env: Record<string, string | undefined>;
   /** Whether the learner confirmed a check; undefined means not yet. */
   confirmed: (checkId: string) => boolean | undefined;
+  /** node_modules as pinned when the quest was activated (pinDependencies); absent, not compared. */
+  dependencies?: DependencyPin;
 };
 
 export type EvaluationInput = {
@@ -74,6 +76,7 @@ async function attachTaskVerifier(probes: Probes, options: QuestEvaluatorOptions
     ...npmEntryPoint(options.env),
     checks: commandChecks.map((check) => ({ questId: quest.id, check })),
     env: options.env,
+    ...(options.dependencies ? { dependencies: options.dependencies } : {}),
   });
   probes.runIsolated = made.ok
     ? made.verifier.run
