@@ -45,7 +45,11 @@ export async function captureCandidate(
 ): Promise<{ ok: true; candidate: Candidate } | { ok: false; message: string }> {
   const head = await git(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: workspace });
   if (!head.ok) return head;
-  const tracked = await git(["diff", ...DIFF_OPTIONS, baseline, "--"], { cwd: workspace });
+  // Not even git's stat cache: without this, a file rewritten with the same bytes makes `git diff`
+  // rewrite the learner's index (GIT_OPTIONAL_LOCKS does not stop it).
+  const tracked = await git(["-c", "diff.autoRefreshIndex=false", "diff", ...DIFF_OPTIONS, baseline, "--"], {
+    cwd: workspace,
+  });
   if (!tracked.ok) return tracked;
   const others = await git(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: workspace });
   if (!others.ok) return others;

@@ -224,6 +224,18 @@ describe("the receipt's fingerprint is of the files the run used", () => {
     expectCleanAfter(workspace, before, dataDir);
   }, 60_000);
 
+  it("a tracked file rewritten with its own bytes (stat changed, content not) leaves the learner's index byte for byte", async () => {
+    const workspace = makeRepo(addProject());
+    const dataDir = dataDirOutside();
+    const evaluate = await evaluatorFor(workspace, dataDir, "node test/add.test.js");
+    // `touch`-like: git's stat cache no longer matches, so a plain `git diff` would rewrite .git/index.
+    writeFileSync(join(workspace, "src/add.js"), BUGGY_ADD);
+    utimesSync(join(workspace, "src/add.js"), new Date(2001, 0, 1), new Date(2001, 0, 1));
+    const before = snapshot(workspace);
+    expect(only(await evaluate({ events: [] })).status).toBe("fail");
+    expectCleanAfter(workspace, before, dataDir);
+  }, 60_000);
+
   it("a prebuilt dist/ (and an untracked build/ file) the fingerprint cannot see is left out of the candidate, and says so", async () => {
     // The test runs the built file: the agent "fixes" dist/ without touching the source.
     const workspace = makeRepo(
