@@ -9,6 +9,7 @@ import {
   chmodSync,
   mkdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -221,6 +222,27 @@ describe("the receipt's fingerprint is of the files the run used", () => {
     const reused = only(await evaluate({ events: [] }));
     expect(reused.status).toBe("pass");
     expect(commandEvidence(reused).receipt).toMatchObject({ id: receipt?.id, reused: true });
+    expectCleanAfter(workspace, before, dataDir);
+  }, 60_000);
+
+  it("an honest candidate with a mode change, a deletion, a staged file, a link and a commit since the baseline: the run's fingerprint is the workspace's", async () => {
+    const workspace = makeRepo(addProject({ "scripts/tool.sh": "echo tool\n", "docs/old.md": "old\n" }));
+    const dataDir = dataDirOutside();
+    const evaluate = await evaluatorFor(workspace, dataDir, "node test/add.test.js");
+    writeFileSync(join(workspace, "src/add.js"), FIXED_ADD);
+    git(workspace, "add", "src/add.js");
+    git(workspace, "commit", "-q", "-m", "fix");
+    chmodSync(join(workspace, "scripts/tool.sh"), 0o755);
+    rmSync(join(workspace, "docs/old.md"));
+    writeFileSync(join(workspace, "src/staged.js"), "module.exports = 2;\n");
+    git(workspace, "add", "src/staged.js");
+    symlinkSync("../src/add.js", join(workspace, "scripts/add-link.js"));
+    const before = snapshot(workspace);
+
+    const ran = only(await evaluate({ events: [] }));
+    expect(ran.status).toBe("pass");
+    expect(commandEvidence(ran).receipt?.fingerprint).toBe(await fingerprintOf(workspace));
+    expect(commandEvidence(only(await evaluate({ events: [] }))).receipt?.reused).toBe(true);
     expectCleanAfter(workspace, before, dataDir);
   }, 60_000);
 
