@@ -27,7 +27,18 @@ export type IsolationEvidence = {
   manifestsMerged: string[];
   removedConfigs: string[];
   cleanup: { ok: true } | { ok: false; message: string; keptWorktree: string };
+  /**
+   * The receipts' fingerprint of the files this run used (baseline plus patch, before anything
+   * was restored): the receipt records this one. Absent when the run stopped before the patch.
+   */
+  fingerprint?: RunFingerprint;
+  /** Changed paths in generated folders (dist/, build/...) that the candidate left out. */
+  generatedLeftOut?: string[];
 };
+
+export type RunFingerprint =
+  | { ok: true; algorithm: "git-blob-sha1+sha256"; value: string; entries: number; bytes: number }
+  | { ok: false; reason: string };
 
 /** The receipt a command check's result rests on (docs/quest-format.md, "Receipts"). */
 export type ReceiptEvidence = {

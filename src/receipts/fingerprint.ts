@@ -610,3 +610,54 @@ function splitNul(output: Buffer): string[] {
   if (!isUtf8(output)) throw new Refused("git lists a file name that is not valid UTF-8");
   return output.toString("utf8").split("\0").filter(Boolean);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The same value for a listing someone else read (the task verifier's run, from its worktree).
+
+/** Whether the fingerprint leaves `path` (slash-separated, workspace-relative) out: a generated folder is on its way. */
+export function inGeneratedFolder(path: string): boolean {
+  return isGenerated(path);
+}
+
+export type ListedFile = { path: string; mode: Mode; blob: string; size: number };
+
+/**
+ * The fingerprint of files already listed and hashed, by the contract above: entries in a
+ * generated folder left out, the same limits (but the clock), the same sorted lines.
+ */
+export function fingerprintOfListing(
+  files: Iterable<ListedFile>,
+  limits: Omit<FingerprintLimits, "milliseconds"> = FINGERPRINT_LIMITS,
+): { ok: true; fingerprint: Fingerprint } | { ok: false; reason: string } {
+  const keyed = [...files]
+    .filter((file) => !isGenerated(file.path))
+    .map((file) => ({ file, key: Buffer.from(file.path, "utf8") }));
+  keyed.sort((a, b) => Buffer.compare(a.key, b.key));
+  if (keyed.length > limits.entries)
+    return { ok: false, reason: `over the entries limit (${limits.entries}): ${keyed.length} files` };
+  let bytes = 0;
+  const hash = createHash("sha256");
+  for (const { file } of keyed) {
+    if (file.size > limits.fileBytes)
+      return {
+        ok: false,
+        reason: `over the fileBytes limit (${limits.fileBytes}): ${file.path} is ${file.size} bytes`,
+      };
+    bytes += file.size;
+    hash.update(`${file.mode} ${file.blob} ${file.path}\n`);
+  }
+  if (bytes > limits.bytes)
+    return {
+      ok: false,
+      reason: `over the bytes limit (${limits.bytes}): ${bytes} bytes in ${keyed.length} files`,
+    };
+  return {
+    ok: true,
+    fingerprint: {
+      algorithm: "git-blob-sha1+sha256",
+      value: hash.digest("hex"),
+      entries: keyed.length,
+      bytes,
+    },
+  };
+}

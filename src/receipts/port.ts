@@ -146,12 +146,14 @@ export function createReceiptPort(options: ReceiptPortOptions): ReceiptsForEvalu
           ? "signal"
           : "exit"
         : outcome.kind;
-      const state = stateOf(result, outcome, started.fingerprint !== null);
+      const judged = judgedSnapshot(started, outcome);
+      const state = stateOf(result, outcome, judged.fingerprint !== null);
       const { receipt: _ignored, ...evidence } = result.evidence as CheckResult["evidence"] & {
         receipt?: unknown;
       };
       const receipt: Receipt = {
         ...started,
+        ...judged,
         endedAt: now().toISOString(),
         exitCode: outcome.ok ? outcome.exitCode : null,
         termination,
@@ -207,6 +209,27 @@ export function createReceiptPort(options: ReceiptPortOptions): ReceiptsForEvalu
       });
       return { ...questResult, ...aggregate(checks), checks };
     },
+  };
+}
+
+/**
+ * The snapshot a finished run judged. A worktree run reports the fingerprint of the very files
+ * it used (taken in its worktree after the patch): the one taken at `begin`, before the run
+ * waited for its lock and captured the files, could describe other files than the run saw.
+ */
+function judgedSnapshot(started: Receipt, outcome: ScriptOutcome): Pick<Receipt, "fingerprint" | "note"> {
+  if (started.provenance.isolation !== "worktree")
+    return { fingerprint: started.fingerprint, note: started.note };
+  const taken = outcome.verification?.fingerprint;
+  if (taken?.ok) {
+    const { ok: _ok, ...fingerprint } = taken;
+    return { fingerprint, note: null };
+  }
+  return {
+    fingerprint: null,
+    note: taken
+      ? `no fingerprint of the files the run used: ${taken.reason}`
+      : "the run reported no fingerprint of the files it used",
   };
 }
 

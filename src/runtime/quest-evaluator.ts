@@ -15,7 +15,7 @@ import { workspaceHome } from "../core/workspace-key.ts";
 import { createNodeProbes } from "../probes/index.ts";
 import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
-import { createTaskVerifier } from "../task-verifier/index.ts";
+import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import type { Probes, ScriptOutcome } from "../verifier/probes.ts";
 import { oracleMissingMessage, oraclePin } from "./oracle-baseline.ts";
@@ -46,6 +46,8 @@ export type QuestEvaluatorOptions = {
   confirmed: (checkId: string) => boolean | undefined;
   /** Told of each receipt ignored because pi-quests did not write it as it is. */
   onIntegrityAlert?: IntegrityReporter;
+  /** node_modules as pinned when the quest was activated (pinDependencies); absent, not compared. */
+  dependencies?: DependencyPin;
 };
 
 export type EvaluationInput = {
@@ -104,6 +106,7 @@ async function attachTaskVerifier(probes: Probes, options: QuestEvaluatorOptions
     ...npmEntryPoint(options.env),
     checks: commandChecks.map((check) => ({ questId: quest.id, check })),
     env: options.env,
+    ...(options.dependencies ? { dependencies: options.dependencies } : {}),
   });
   // A template commit that is gone is said so, never replaced by HEAD.
   probes.runIsolated = made.ok

@@ -7,7 +7,9 @@
 import { createHash } from "node:crypto";
 import { lstat, readlink } from "node:fs/promises";
 import { join } from "node:path";
+import { inGeneratedFolder } from "../receipts/fingerprint.ts";
 import { type GitRunner, splitNul } from "./git.ts";
+import { patchSections } from "./patch-sections.ts";
 
 export type Candidate = {
   patch: Buffer;
@@ -15,6 +17,13 @@ export type Candidate = {
   /** The workspace's HEAD when the patch was taken (it may differ from the baseline). */
   head: string;
   untracked: string[];
+  /** Every path the patch changes (workspace-relative): the rest of the run's files are the baseline's. */
+  paths: string[];
+  /**
+   * Changed paths in a generated folder (dist/, build/...), left out of the patch: the receipt's
+   * fingerprint leaves them out (contract v1), so the run must not see them either.
+   */
+  generatedLeftOut: string[];
 };
 
 const DIFF_OPTIONS = [
@@ -36,13 +45,34 @@ export async function captureCandidate(
 ): Promise<{ ok: true; candidate: Candidate } | { ok: false; message: string }> {
   const head = await git(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: workspace });
   if (!head.ok) return head;
-  const tracked = await git(["diff", ...DIFF_OPTIONS, baseline, "--"], { cwd: workspace });
+  // Not even git's stat cache: without this, a file rewritten with the same bytes makes `git diff`
+  // rewrite the learner's index (GIT_OPTIONAL_LOCKS does not stop it).
+  const tracked = await git(["-c", "diff.autoRefreshIndex=false", "diff", ...DIFF_OPTIONS, baseline, "--"], {
+    cwd: workspace,
+  });
   if (!tracked.ok) return tracked;
   const others = await git(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: workspace });
   if (!others.ok) return others;
 
-  const parts = [tracked.stdout];
-  const untracked = splitNul(others.stdout).sort();
+  const sections = patchSections(tracked.stdout);
+  if (!sections.ok) return sections;
+  const parts: Buffer[] = [];
+  const paths: string[] = [];
+  const generatedLeftOut: string[] = [];
+  for (const { path, start, end } of sections.sections) {
+    if (inGeneratedFolder(path)) {
+      generatedLeftOut.push(path);
+      continue;
+    }
+    paths.push(path);
+    parts.push(tracked.stdout.subarray(start, end));
+  }
+  const untracked: string[] = [];
+  for (const path of splitNul(others.stdout).sort()) {
+    if (inGeneratedFolder(path)) generatedLeftOut.push(path);
+    else untracked.push(path);
+  }
+  paths.push(...untracked);
   for (const path of untracked) {
     const info = await lstat(join(workspace, path)).catch(() => undefined);
     if (info?.isSymbolicLink()) {
@@ -71,6 +101,8 @@ export async function captureCandidate(
       sha256: createHash("sha256").update(patch).digest("hex"),
       head: head.stdout.toString("utf8").trim(),
       untracked,
+      paths,
+      generatedLeftOut: generatedLeftOut.sort(),
     },
   };
 }

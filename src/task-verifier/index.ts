@@ -1,5 +1,11 @@
 /** The isolated task verifier: command checks in a pinned, protected worktree. */
 export {
+  DEPENDENCY_LIMITS,
+  type DependencyPin,
+  dependencyDrift,
+  pinDependencies,
+} from "./dependencies.ts";
+export {
   createTaskVerifier,
   type PinnedCheck,
   type RecoveryReport,

@@ -227,7 +227,7 @@ async function mergeManifest(
 
 /** node_modules come from the workspace as they are, by link: nothing is installed. */
 /** Folders tools write into under node_modules; each check gets its own, empty. */
-const NODE_MODULES_CACHES = new Set([".cache", ".vite", ".vite-temp", ".vitest"]);
+export const NODE_MODULES_CACHES = new Set([".cache", ".vite", ".vite-temp", ".vitest"]);
 
 async function linkNodeModules(
   worktree: string,

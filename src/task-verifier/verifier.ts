@@ -14,11 +14,14 @@ import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
 import { isInside } from "../verifier/paths.ts";
 import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
 import { captureCandidate } from "./candidate.ts";
+import { checkPath } from "./check-path.ts";
+import { type DependencyPin, dependencyDrift } from "./dependencies.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
 import { createGitRunner, type GitRunner, neutralFilterOptions, splitNul, withOptions } from "./git.ts";
 import { acquireWorkspaceLock, DEFAULT_STALE_MS, DEFAULT_WAIT_MS, type LockOptions } from "./lock.ts";
 import { applyCandidate, protect } from "./prepare.ts";
 import { planProtection } from "./protected-paths.ts";
+import { baselineListingOnce, fingerprintRun } from "./run-fingerprint.ts";
 import { prepareTools, type Tools, toolEnvironment, toolsProblem, usesNpm } from "./tools.ts";
 import {
   createWorktree,
@@ -54,6 +57,8 @@ export type TaskVerifierOptions = {
   lock?: LockOptions;
   /** The seed-002 script runner (a test may inject one). */
   runScript?: CheckScript;
+  /** node_modules as they were when the quest was activated (pinDependencies): a run on changed ones is pending. */
+  dependencies?: DependencyPin;
 };
 
 export type RecoveryReport = { removed: string[]; failed: Array<{ worktree: string; message: string }> };
@@ -175,6 +180,14 @@ export async function createTaskVerifier(
       }
     }
     return { ok: true };
+  };
+
+  const baselineListing = baselineListingOnce(git, repositoryRoot, baseline);
+  /** What changed in node_modules since the pin, checked before and after every run. */
+  const dependenciesChanged = () => {
+    if (!options.dependencies) return undefined;
+    const linked = [...manifests.keys()].map((path) => posix.join(posix.dirname(path), "node_modules"));
+    return dependencyDrift(options.dependencies, workspace, linked);
   };
 
   let halted: { worktree: string; message: string } | undefined;
@@ -324,6 +337,8 @@ export async function createTaskVerifier(
   ): Promise<ScriptOutcome> => {
     const tree = await readBaselineTree();
     if (!tree.ok) return unavailable(tree.message);
+    const drifted = dependenciesChanged();
+    if (drifted) return unavailable(drifted);
     const captured = await captureCandidate(git, repositoryRoot, baseline);
     if (!captured.ok) return unavailable(`could not take the candidate's changes: ${captured.message}`);
     const { candidate } = captured;
@@ -352,7 +367,14 @@ export async function createTaskVerifier(
       manifestsMerged: [],
       removedConfigs: [],
       cleanup: { ok: true },
+      generatedLeftOut: candidate.generatedLeftOut,
     };
+    const searchPath = await checkPath(options.env?.PATH ?? process.env.PATH ?? "", {
+      workspace,
+      repositoryRoot,
+      dataDir,
+      env: options.env ?? process.env,
+    });
     await writeJson(join(runDir, "provenance.json"), {
       ...verification,
       worktree,
@@ -400,6 +422,14 @@ export async function createTaskVerifier(
           : await removeWorktree(git, repositoryRoot, worktree);
       if (!removed.ok) keep(removed.message);
     }
+    // Changed during the run (and perhaps put back): ctime still shows it.
+    const driftedDuring = outcome.ok ? dependenciesChanged() : undefined;
+    if (driftedDuring)
+      outcome = {
+        ...unavailable(driftedDuring, verification),
+        report: outcome.report,
+        truncated: outcome.truncated,
+      };
     await writeAtomically(join(runDir, "output.log"), outcome.report);
     await writeJson(join(runDir, "run.json"), {
       executable: "bash",
@@ -407,6 +437,7 @@ export async function createTaskVerifier(
       directory: join(worktree, cwd),
       node: activeTools.node,
       npm: activeTools.npmCli ?? null,
+      path: { kept: searchPath.kept, dropped: searchPath.dropped },
       startedAt,
       endedAt: new Date().toISOString(),
       exitCode: outcome.ok ? outcome.exitCode : null,
@@ -431,6 +462,11 @@ export async function createTaskVerifier(
           `the candidate's changes do not apply to the baseline: ${applied.message}`,
           verification,
         );
+      // Before anything is restored: exactly the files the candidate gave the run.
+      const listing = await baselineListing();
+      verification.fingerprint = listing.ok
+        ? await fingerprintRun(worktree, listing.listing, candidate.paths)
+        : { ok: false, reason: `cannot list the baseline's files: ${listing.message}` };
       const plan = planProtection({
         baselineFiles: baselineFiles ?? [],
         baselineManifest: (path) => manifests.get(path),
@@ -459,7 +495,7 @@ export async function createTaskVerifier(
         timeoutMs: request.timeoutMs,
         ...(request.signal ? { signal: request.signal } : {}),
         env: {
-          ...toolEnvironment(activeTools, options.env?.PATH ?? process.env.PATH),
+          ...toolEnvironment(activeTools, searchPath.path),
           [RUN_VARIABLE]: runDir,
         },
       });
