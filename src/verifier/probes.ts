@@ -3,7 +3,7 @@
  * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
  */
 import type { ConfirmCheck, McpHandshakeCheck } from "../core/checks.ts";
-import type { IsolationEvidence } from "../core/results.ts";
+import type { Containment, IsolationEvidence } from "../core/results.ts";
 
 /** A quest path after templates, with the root it must stay inside. */
 export type ResolvedPath = {
@@ -57,6 +57,9 @@ export type ScriptOutcome =
       truncated: boolean;
       /** Set by the isolated task verifier: where the run happened and on what. */
       verification?: IsolationEvidence;
+      /** How the script's processes were kept from outliving it, and why not better. */
+      containment?: Containment;
+      containmentNote?: string;
     }
   | {
       ok: false;
@@ -65,6 +68,8 @@ export type ScriptOutcome =
       report: string;
       truncated: boolean;
       verification?: IsolationEvidence;
+      containment?: Containment;
+      containmentNote?: string;
     };
 
 /** A command for the isolated task verifier: a script plus what identifies and protects it. */
