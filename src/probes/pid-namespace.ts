@@ -90,18 +90,29 @@ async function probe(init: string): Promise<PidNamespaceSupport> {
   return { ok: false, reason: reasons.join("; ") };
 }
 
-/** Opens a namespace the way the probe found to work. */
+type Opened = { ok: true; namespace: PidNamespace; alive: () => boolean } | { ok: false; message: string };
+
+/**
+ * One namespace opened ahead, per init shell: opening costs about 10 ms (two processes start),
+ * which would otherwise come on top of every check. It idles until taken; it ends with this
+ * process like any other (its init reads our pipe).
+ */
+const spares = new Map<string, Promise<Opened>>();
+
+/** A namespace the way the probe found to work: the one opened ahead if it is still alive. */
 export async function openPidNamespace(
   supported: Extract<PidNamespaceSupport, { ok: true }>,
   init = "bash",
 ): Promise<{ ok: true; namespace: PidNamespace } | { ok: false; message: string }> {
+  const ready = spares.get(init);
+  spares.set(init, openWith(supported.variant, init));
+  const taken = ready ? await ready : undefined;
+  if (taken?.ok && taken.alive()) return taken;
+  if (taken?.ok) await taken.namespace.close();
   return openWith(supported.variant, init);
 }
 
-async function openWith(
-  variant: Variant,
-  init: string,
-): Promise<{ ok: true; namespace: PidNamespace } | { ok: false; message: string }> {
+async function openWith(variant: Variant, init: string): Promise<Opened> {
   let holder: ChildProcess;
   try {
     holder = spawn(
@@ -169,6 +180,7 @@ async function openWith(
   let closing: Promise<boolean> | undefined;
   return {
     ok: true,
+    alive: () => closing === undefined && holder.exitCode === null && holder.signalCode === null,
     namespace: {
       enter: (file, args) => ({
         file: "nsenter",

@@ -135,13 +135,15 @@ async function containFor(
 ): Promise<{ containment: Containment; note?: string; namespace?: PidNamespace }> {
   const found = findExecutable(bash, request.env?.PATH ?? process.env.PATH);
   if (!found) return { containment: "process-group", note: `${bash} was not found` };
-  const supported = await pidNamespaceSupport(found);
+  // The namespace's init only waits; the smallest shell does that fastest.
+  const init = findExecutable("/bin/sh", undefined) ?? found;
+  const supported = await pidNamespaceSupport(init);
   if (!supported.ok)
     return {
       containment: "process-group",
       note: `PID namespaces are not available here (${supported.reason})`,
     };
-  const opened = await openPidNamespace(supported, found);
+  const opened = await openPidNamespace(supported, init);
   if (!opened.ok)
     return { containment: "process-group", note: `could not open a PID namespace: ${opened.message}` };
   return { containment: "pid-namespace", namespace: opened.namespace };
