@@ -128,6 +128,8 @@ async function openWith(variant: Variant, init: string): Promise<Opened> {
   holder.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
+  // Nothing is ever written to the init's pipe; ending it after the init died must not throw.
+  holder.stdin?.on("error", () => {});
   const exited = new Promise<void>((resolve) => {
     holder.once("close", () => resolve());
     holder.once("error", () => resolve());
