@@ -17,6 +17,12 @@ export type PendingKind =
 
 /** Typed evidence: each check type says what it saw. `summary` is the one line a person reads. */
 /** Where an isolated run happened and what it ran on (the task verifier's provenance). */
+/**
+ * What made sure a check's processes did not outlive it: its own PID namespace, or (where
+ * namespaces are not available) its process group, which a process that leaves it escapes.
+ */
+export type Containment = "pid-namespace" | "process-group";
+
 export type IsolationEvidence = {
   runDir: string;
   baseline: string;
@@ -84,6 +90,8 @@ export type Evidence =
       script: string;
       cwd: string;
       isolation: "worktree" | "none";
+      /** How the run's processes were kept from outliving it (absent when nothing ran). */
+      containment?: Containment;
       exitCode?: number;
       signal?: string;
       output?: string;

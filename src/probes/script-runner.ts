@@ -1,10 +1,20 @@
 /**
- * Runs a seed-002 check script in place: `bash -c <content> <script>`, so `$0` is the script's
- * name. The script leads its own process group and the whole group is killed once the script is
- * done, so nothing it started outlives the check.
+ * Runs a check script: `bash -c <content> <script>`, so `$0` is the script's name. Where PID
+ * namespaces work, the script runs in one of its own and the namespace is closed once the script
+ * is done, so nothing it started outlives the check, not even a process that left its group
+ * (src/probes/pid-namespace.ts). Everywhere the script also leads its own process group, and the
+ * whole group is killed once it is done: where namespaces do not work, that is all there is.
  */
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
 import { execa } from "execa";
 import type { ScriptOutcome, ScriptRequest } from "../verifier/probes.ts";
+import {
+  type Containment,
+  openPidNamespace,
+  type PidNamespace,
+  pidNamespaceSupport,
+} from "./pid-namespace.ts";
 import { signalGroup, waitForGroupGone } from "./process-group.ts";
 
 export type CheckScript = (request: ScriptRequest) => Promise<ScriptOutcome>;
@@ -36,11 +46,17 @@ export function bashCheck(bash = "bash"): CheckScript {
       const message = `could not start ${request.script} with ${bash} in ${request.cwd}: ${reason}`;
       return { ok: false, kind: "unavailable", message, ...output() };
     };
+    const contained = await containFor(bash, request);
+    const containment = {
+      containment: contained.containment,
+      ...(contained.note === undefined ? {} : { containmentNote: contained.note }),
+    };
     let subprocess: Running;
     try {
-      subprocess = start(bash, request);
+      subprocess = start(bash, request, contained.namespace);
     } catch (error) {
       // Arguments execa refuses before spawning, such as a NUL byte in the script.
+      await contained.namespace?.close();
       return unavailable(error instanceof Error ? error.message : String(error));
     }
     // Chunks reach Node in the order each pipe is read: that is the order `report` keeps.
@@ -60,6 +76,7 @@ export function bashCheck(bash = "bash"): CheckScript {
       // open: killing the group closes the pipes, so the result below can settle.
       subprocess.nodeChildProcess.once("exit", () => {
         signalGroup(pid, "SIGKILL");
+        void contained.namespace?.close();
         // Unless a process left the group (`setsid`) and holds them: then stop reading.
         stopReading = setTimeout(() => {
           subprocess.stdout.destroy();
@@ -73,13 +90,23 @@ export function bashCheck(bash = "bash"): CheckScript {
       signalGroup(pid, "SIGKILL");
       await waitForGroupGone(pid, GROUP_EXIT_WAIT_MS, "SIGKILL");
     }
+    if (contained.namespace && !(await contained.namespace.close())) {
+      const message = `the processes ${request.script} started could not be stopped (their PID namespace did not close)`;
+      return { ok: false, kind: "unavailable", message, ...output(), ...containment };
+    }
 
     if (result.timedOut) {
       const message = `${request.script} did not finish within ${request.timeoutMs} ms`;
-      return { ok: false, kind: "timeout", message, ...output() };
+      return { ok: false, kind: "timeout", message, ...output(), ...containment };
     }
     if (result.isCanceled) {
-      return { ok: false, kind: "stopped", message: `${request.script} was stopped`, ...output() };
+      return {
+        ok: false,
+        kind: "stopped",
+        message: `${request.script} was stopped`,
+        ...output(),
+        ...containment,
+      };
     }
     if (pid === undefined) {
       return unavailable(result.originalMessage ?? result.shortMessage ?? "unknown error");
@@ -93,13 +120,59 @@ export function bashCheck(bash = "bash"): CheckScript {
       ...output(),
       stdout: stdout.text(),
       stderr: stderr.text(),
+      ...containment,
     };
   };
 }
 
+/**
+ * The namespace a run gets, or why it gets only a process group. A bash that cannot be found
+ * runs without one, so it fails to start exactly as it would without namespaces.
+ */
+async function containFor(
+  bash: string,
+  request: ScriptRequest,
+): Promise<{ containment: Containment; note?: string; namespace?: PidNamespace }> {
+  const found = findExecutable(bash, request.env?.PATH ?? process.env.PATH);
+  if (!found) return { containment: "process-group", note: `${bash} was not found` };
+  // The namespace's init only waits; the smallest shell does that fastest.
+  const init = findExecutable("/bin/sh", undefined) ?? found;
+  const supported = await pidNamespaceSupport(init);
+  if (!supported.ok)
+    return {
+      containment: "process-group",
+      note: `PID namespaces are not available here (${supported.reason})`,
+    };
+  const opened = await openPidNamespace(supported, init);
+  if (!opened.ok)
+    return { containment: "process-group", note: `could not open a PID namespace: ${opened.message}` };
+  return { containment: "pid-namespace", namespace: opened.namespace };
+}
+
+/** `name` as an executable file: itself when it holds a slash, else the first on `path`. */
+function findExecutable(name: string, path: string | undefined): string | undefined {
+  const candidates = name.includes("/")
+    ? [name]
+    : (path ?? "")
+        .split(delimiter)
+        .filter((dir) => isAbsolute(dir))
+        .map((dir) => join(dir, name));
+  return candidates.find((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Starts `bash -c <content> <script>`; throws only for arguments execa refuses. */
-function start(bash: string, request: ScriptRequest) {
-  return execa(bash, ["-c", request.content, request.script], {
+function start(bash: string, request: ScriptRequest, namespace: PidNamespace | undefined) {
+  const { file, args } = namespace
+    ? namespace.enter(bash, ["-c", request.content, request.script])
+    : { file: bash, args: ["-c", request.content, request.script] };
+  return execa(file, args, {
     cwd: request.cwd,
     ...(request.env ? { env: request.env } : {}),
     stdin: "ignore",

@@ -19,6 +19,7 @@ import { type DependencyPin, dependencyDrift } from "./dependencies.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
 import { createGitRunner, type GitRunner, neutralFilterOptions, splitNul, withOptions } from "./git.ts";
 import { acquireWorkspaceLock, DEFAULT_STALE_MS, DEFAULT_WAIT_MS, type LockOptions } from "./lock.ts";
+import { cleanupIncomplete, recordPendingRemoval, settlePendingRemovals } from "./pending-removal.ts";
 import { applyCandidate, protect } from "./prepare.ts";
 import { planProtection } from "./protected-paths.ts";
 import { baselineListingOnce, fingerprintRun } from "./run-fingerprint.ts";
@@ -219,6 +220,13 @@ export async function createTaskVerifier(
         else report.failed.push({ worktree, message: removed.message });
       }
       await git(["worktree", "prune"], { cwd: repositoryRoot });
+      // Folders whose removal failed earlier, which git may have forgotten since.
+      const still = await registeredWorktrees(git, repositoryRoot);
+      const settled = await settlePendingRemovals(join(home, "worktrees"), (path) =>
+        still.ok ? still.paths.includes(path) : true,
+      );
+      report.removed.push(...settled.removed);
+      report.failed.push(...settled.failed);
     }
     // A leftover that cannot be cleaned up stops verification, as a failed cleanup does.
     const failed = report.failed[0];
@@ -268,8 +276,6 @@ export async function createTaskVerifier(
             `verification stopped: cleaning up ${halted.worktree} failed (${halted.message}); it is kept for inspection`,
           )
         : undefined;
-    const refused = stopped();
-    if (refused) return refused;
     if (!tools) return unavailable(toolsSetupProblem ?? "the check's tools are not available");
     if (pinnedChecks) {
       const pinnedCheck = pinnedChecks.find(
@@ -302,7 +308,8 @@ export async function createTaskVerifier(
     const lock = await acquireWorkspaceLock(lockPath, options.lock);
     if (!lock.ok) return unavailable(lock.message);
     try {
-      if (recoveryDeferred) await recoverLocked();
+      // A cleanup that failed earlier is retried first; while it still fails, nothing runs.
+      if (recoveryDeferred || halted) await recoverLocked();
       // A run that failed to clean up while this one waited for the lock stops this one too.
       const refusedNow = stopped();
       if (refusedNow) return refusedNow;
@@ -382,9 +389,10 @@ export async function createTaskVerifier(
     });
 
     /** A worktree that could not be removed is kept for inspection, and verification stops. */
-    const keep = (message: string) => {
+    const keep = async (message: string) => {
       verification.cleanup = { ok: false, message, keptWorktree: worktree };
       halted = { worktree, message };
+      await recordPendingRemoval(join(home, "worktrees"), worktree);
     };
 
     if (await lstat(worktree).catch(() => undefined)) {
@@ -401,7 +409,7 @@ export async function createTaskVerifier(
         const removed = registered.ok
           ? await removeWorktree(git, repositoryRoot, worktree)
           : { ok: false as const, message: registered.message };
-        if (!removed.ok) keep(removed.message);
+        if (!removed.ok) await keep(removed.message);
       }
       return unavailable(`could not create the worktree: ${created.message}`, verification);
     }
@@ -420,7 +428,7 @@ export async function createTaskVerifier(
               message: `processes of the check could not be stopped: ${survivors.join(", ")}`,
             }
           : await removeWorktree(git, repositoryRoot, worktree);
-      if (!removed.ok) keep(removed.message);
+      if (!removed.ok) await keep(removed.message);
     }
     // Changed during the run (and perhaps put back): ctime still shows it.
     const driftedDuring = outcome.ok ? dependenciesChanged() : undefined;
@@ -446,6 +454,8 @@ export async function createTaskVerifier(
       ...(outcome.ok ? {} : { message: outcome.message }),
       outputFile: "output.log",
       outputTruncated: outcome.truncated,
+      containment: outcome.containment ?? null,
+      ...(outcome.containmentNote ? { containmentNote: outcome.containmentNote } : {}),
       cleanup: verification.cleanup,
     });
     await writeJson(join(runDir, "provenance.json"), {
@@ -453,6 +463,7 @@ export async function createTaskVerifier(
       worktree,
       untracked: candidate.untracked,
     });
+    if (!verification.cleanup.ok) return cleanupIncomplete(outcome, verification);
     return { ...outcome, verification };
 
     async function prepareAndRun(): Promise<ScriptOutcome> {

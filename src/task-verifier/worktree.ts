@@ -3,7 +3,7 @@
  * only when git lists them as its own worktrees, so cleanup can never delete anything else.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { lstat, mkdir, realpath } from "node:fs/promises";
+import { lstat, mkdir, realpath, unlink } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { processAlive } from "../probes/process-group.ts";
@@ -145,6 +145,13 @@ export async function removeWorktree(
       ok: false,
       message: `${target} is not a registered worktree of ${workspace}; it was left in place`,
     };
+  }
+  // An agent can swap the folder for a link (to the learner's files): git would follow it.
+  // Removing the link touches nothing it points to; git forgets the worktree at the next prune.
+  const info = await lstat(target).catch(() => undefined);
+  if (info?.isSymbolicLink()) {
+    await unlink(target);
+    return { ok: true };
   }
   const removed = await git(["worktree", "remove", "--force", "--force", target], { cwd: workspace });
   if (!removed.ok) return removed;

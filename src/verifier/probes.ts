@@ -3,7 +3,7 @@
  * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
  */
 import type { ConfirmCheck, McpHandshakeCheck } from "../core/checks.ts";
-import type { IsolationEvidence, McpLaunch } from "../core/results.ts";
+import type { Containment, IsolationEvidence, McpLaunch } from "../core/results.ts";
 
 export type { McpLaunch };
 
@@ -59,6 +59,9 @@ export type ScriptOutcome =
       truncated: boolean;
       /** Set by the isolated task verifier: where the run happened and on what. */
       verification?: IsolationEvidence;
+      /** How the script's processes were kept from outliving it, and why not better. */
+      containment?: Containment;
+      containmentNote?: string;
     }
   | {
       ok: false;
@@ -67,6 +70,8 @@ export type ScriptOutcome =
       report: string;
       truncated: boolean;
       verification?: IsolationEvidence;
+      containment?: Containment;
+      containmentNote?: string;
     };
 
 /** A command for the isolated task verifier: a script plus what identifies and protects it. */

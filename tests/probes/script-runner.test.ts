@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processAlive } from "../../src/probes/process-group.ts";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import type { ScriptOutcome, ScriptRequest } from "../../src/verifier/probes.ts";
+import { SELF } from "../support/host-pid.ts";
 
 const MiB = 1024 * 1024;
 let cwd: string;
@@ -74,7 +75,9 @@ describe("bashCheck", () => {
   });
 
   it("times out, never passes, and leaves no process behind", async () => {
-    const outcome = await run("echo $$; sleep 30 & echo $!; wait", { timeoutMs: 1000 });
+    const outcome = await run(`${SELF}; echo $self; sh -c '${SELF}; echo $self; exec sleep 30' & wait`, {
+      timeoutMs: 1000,
+    });
     expect(outcome).toMatchObject({ ok: false, kind: "timeout" });
     const pids = pidsIn(outcome.report);
     expect(pids).toHaveLength(2);
@@ -83,9 +86,12 @@ describe("bashCheck", () => {
 
   it("stops when aborted and leaves no process behind", async () => {
     const controller = new AbortController();
-    const running = run("sleep 30 & echo $$ $! > pids.tmp; mv pids.tmp pids; wait", {
-      signal: controller.signal,
-    });
+    const running = run(
+      `${SELF}; echo $self > pids.tmp; sh -c '${SELF}; echo $self >> pids.tmp; mv pids.tmp pids; exec sleep 30' & wait`,
+      {
+        signal: controller.signal,
+      },
+    );
     const pids = await waitForPids(join(cwd, "pids"));
     controller.abort();
     const outcome = await running;
@@ -102,7 +108,7 @@ describe("bashCheck", () => {
 
   it("is not held open by a background child that keeps the output pipes", async () => {
     const started = Date.now();
-    const outcome = finished(await run("sleep 30 & echo $!"));
+    const outcome = finished(await run(`sh -c '${SELF}; echo $self; exec sleep 30' &`));
     // Generous: only a hang until the child's 30 s would break this.
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(outcome.passed).toBe(true);
@@ -112,16 +118,20 @@ describe("bashCheck", () => {
   });
 
   it("is not held open by a child that left the group and keeps the output pipes", async () => {
-    // `setsid` leaves the group, so the kill cannot reach it: the runner only stops reading.
+    // `setsid` leaves the group, so the group kill cannot reach it: without a PID namespace the
+    // runner only stops reading.
     const content = `
-      setsid bash -c 'echo $$ > escaped; exec sleep 30' &
+      setsid bash -c '${SELF}; echo $self > escaped; exec sleep 30' &
       until [ -s escaped ]; do sleep 0.05; done
       cat escaped
     `;
     const started = Date.now();
     const outcome = finished(await run(content));
     const [escaped] = pidsIn(outcome.stdout);
-    if (escaped !== undefined) process.kill(escaped, "SIGKILL");
+    // In a PID namespace the escapee went with it; with only a process group it is still running.
+    const survived = escaped !== undefined && processAlive(escaped);
+    if (survived) process.kill(escaped, "SIGKILL");
+    expect(survived).toBe(outcome.containment === "process-group");
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(outcome.passed).toBe(true);
     expect(escaped).toBeDefined();
@@ -130,7 +140,10 @@ describe("bashCheck", () => {
   it("kills the whole process tree once the script exits", async () => {
     const content = String.raw`
       : > pids
-      bash -c 'echo $$ >> pids; sleep 30 & echo $! >> pids; bash -c "echo \$\$ >> pids; sleep 30 & echo \$! >> pids; wait" & wait' &
+      record() { ${SELF}; echo $self >> pids; }
+      nap() { sh -c '${SELF}; echo $self >> pids; exec sleep 30' & }
+      export -f record nap
+      bash -c 'record; nap; bash -c "record; nap; wait" & wait' &
       until [ "$(wc -l < pids)" -ge 4 ]; do sleep 0.05; done
       cat pids
     `;

@@ -21,15 +21,17 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { pidNamespaceSupport } from "../../src/probes/pid-namespace.ts";
 import { processAlive, processGroupAlive } from "../../src/probes/process-group.ts";
 import { createGitRunner } from "../../src/task-verifier/git.ts";
 import { createTaskVerifier } from "../../src/task-verifier/index.ts";
 import { applyCandidate } from "../../src/task-verifier/prepare.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
+import { SELF, sleeperReporting } from "../support/host-pid.ts";
 import {
   dataDirOutside,
   expectCleanAfter,
@@ -85,6 +87,12 @@ function homeOf(dataDir: string): string {
 
 const worktreeFolders = (dataDir: string) => readdirSync(join(homeOf(dataDir), "worktrees"));
 const runFolders = (dataDir: string) => readdirSync(join(homeOf(dataDir), "runs"));
+
+/** The folders the verifier journaled as still to remove. */
+function pendingRemovalJournal(dataDir: string): string[] {
+  const file = join(homeOf(dataDir), "pending-removal.json");
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { folders: string[] }).folders : [];
+}
 
 /** The worktrees git has registered for the workspace (the workspace itself included). */
 function registeredWorktrees(workspace: string): string[] {
@@ -202,7 +210,13 @@ describe("the isolated task verifier under faults", () => {
     const started = Date.now();
     const outcome = finished(
       await verifier.run(
-        request(workspace, `sleep 60 & echo $! > '${out}/sleeper'; echo started`, { timeoutMs: 120_000 }),
+        request(
+          workspace,
+          `${sleeperReporting(`${out}/sleeper`, 60)} until [ -s '${out}/sleeper' ]; do sleep 0.05; done; echo started`,
+          {
+            timeoutMs: 120_000,
+          },
+        ),
       ),
     );
     // A check held by the sleeper would last its 60 s: the bound only catches that hang.
@@ -224,11 +238,14 @@ describe("the isolated task verifier under faults", () => {
 
     const script = [
       `export P='${pids}'`,
-      'echo $$ >> "$P"',
-      `export INNER='sleep 300 & echo $! >> "$P"; sleep 300'`,
-      `export OUTER='sleep 300 & echo $! >> "$P"; bash -c "$INNER" & echo $! >> "$P"; wait'`,
+      // Each shell records itself, and each sleep records itself before it sleeps.
+      `record() { ${SELF}; echo $self >> "$P"; }`,
+      `nap() { sh -c '${SELF}; echo $self >> "$P"; exec sleep 300' & }`,
+      "export -f record nap",
+      "record",
+      `export INNER='record; nap; sleep 300'`,
+      `export OUTER='record; nap; bash -c "$INNER" & wait'`,
       'bash -c "$OUTER" &',
-      'echo $! >> "$P"',
       'until [ "$(wc -l < "$P")" -ge 5 ]; do sleep 0.05; done',
       "exit 3",
     ].join("\n");
@@ -248,7 +265,9 @@ describe("the isolated task verifier under faults", () => {
     const leader = join(scratch(), "leader");
     const before = snapshot(workspace);
 
-    const outcome = await verifier.run(request(workspace, `echo $$ > '${leader}'; yes`, { timeoutMs: 3000 }));
+    const outcome = await verifier.run(
+      request(workspace, `${SELF}; echo $self > '${leader}'; yes`, { timeoutMs: 3000 }),
+    );
 
     expect(outcome).toMatchObject({ ok: false, kind: "timeout", truncated: true });
     expect(outcome.report.length).toBeGreaterThan(0);
@@ -270,7 +289,7 @@ describe("the isolated task verifier under faults", () => {
     const before = snapshot(workspace);
 
     const outcome = await verifier.run(
-      request(workspace, `echo $$ > '${pids}'; sleep 300 & echo $! >> '${pids}'; wait; exit 0`, {
+      request(workspace, `${SELF}; echo $self > '${pids}'; ${sleeperReporting(pids)} wait; exit 0`, {
         timeoutMs: 1000,
       }),
     );
@@ -296,7 +315,7 @@ describe("the isolated task verifier under faults", () => {
     const running = verifier.run(
       request(
         workspace,
-        `pwd -P > '${out}/where'; echo $$ > '${out}/p'; sleep 300 & echo $! >> '${out}/p'; mv '${out}/p' '${out}/pids'; wait`,
+        `pwd -P > '${out}/where'; ${SELF}; echo $self > '${out}/p'; ${sleeperReporting(`${out}/p`)} until [ "$(wc -l < '${out}/p')" -ge 2 ]; do sleep 0.05; done; mv '${out}/p' '${out}/pids'; wait`,
         { signal: controller.signal, timeoutMs: 120_000 },
       ),
     );
@@ -395,7 +414,7 @@ describe("the isolated task verifier under faults", () => {
     expectCleanAfter(workspace, before, dataDir);
   });
 
-  it("removing the worktree fails: cleanup recorded, worktree kept, the next run refused until recover()", async () => {
+  it("removing the worktree fails: not a pass, cleanup recorded, worktree kept and journaled, the next run retries and refuses until it succeeds", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     const fake = fakeGit("fail worktree remove");
@@ -403,15 +422,23 @@ describe("the isolated task verifier under faults", () => {
     const ran = join(scratch(), "ran");
     const before = snapshot(workspace);
 
-    const first = finished(await verifier.run(request(workspace, "echo first")));
-    expect(first.passed).toBe(true);
+    // The script passes, but a run whose cleanup is incomplete does not count.
+    const first = await verifier.run(request(workspace, "echo first"));
+    const firstMessage = unavailable(first);
+    expect(firstMessage).toContain("cleanup failed");
+    expect(first.report).toBe("first\n");
     const cleanup = first.verification?.cleanup;
     if (!cleanup || cleanup.ok) throw new Error(`expected a failed cleanup, got ${JSON.stringify(cleanup)}`);
     expect(cleanup.message).toContain("injected failure in git worktree remove");
     // Kept for inspection, on purpose: it is there and git still lists it.
     expect(existsSync(cleanup.keptWorktree)).toBe(true);
     expect(registeredWorktrees(workspace)).toContain(cleanup.keptWorktree);
-    expect(runJson(first)).toMatchObject({ cleanup: { ok: false, keptWorktree: cleanup.keptWorktree } });
+    expect(firstMessage).toContain(cleanup.keptWorktree);
+    expect(runJson(first)).toMatchObject({
+      exitCode: 0,
+      cleanup: { ok: false, keptWorktree: cleanup.keptWorktree },
+    });
+    expect(pendingRemovalJournal(dataDir)).toEqual([basename(cleanup.keptWorktree)]);
 
     const refused = unavailable(await verifier.run(request(workspace, `touch '${ran}'`)));
     expect(refused).toContain("cleaning up");
@@ -423,6 +450,7 @@ describe("the isolated task verifier under faults", () => {
     fake.set();
     expect(await verifier.recover()).toEqual({ removed: [cleanup.keptWorktree], failed: [] });
     expect(existsSync(cleanup.keptWorktree)).toBe(false);
+    expect(pendingRemovalJournal(dataDir)).toEqual([]);
     const again = finished(await verifier.run(request(workspace, `touch '${ran}'`)));
     expect(again.passed).toBe(true);
     expect(again.verification?.cleanup).toEqual({ ok: true });
@@ -442,11 +470,11 @@ describe("the isolated task verifier under faults", () => {
       ["a", "b"].map((id) => verifier.run(request(workspace, "sleep 0.5", { checkId: id }))),
     );
 
-    const ran = outcomes.filter((outcome) => outcome.ok);
-    const refused = outcomes.filter((outcome) => !outcome.ok);
+    // The one that ran is not counted (its cleanup failed); the other is refused.
+    const ran = outcomes.filter((outcome) => unavailable(outcome).startsWith("cleanup failed"));
+    const refused = outcomes.filter((outcome) => unavailable(outcome).includes("cleaning up"));
     expect(ran).toHaveLength(1);
     expect(refused).toHaveLength(1);
-    expect(unavailable(refused[0] as ScriptOutcome)).toContain("cleaning up");
     const kept = ran[0]?.verification?.cleanup;
     if (!kept || kept.ok) throw new Error(`expected a failed cleanup, got ${JSON.stringify(kept)}`);
     // One kept worktree, not two.
@@ -465,7 +493,9 @@ describe("the isolated task verifier under faults", () => {
     const first = await verifierFor(workspace, { dataDir, env: fake.env });
     const ran = join(scratch(), "ran");
     const before = snapshot(workspace);
-    const cleanup = finished(await first.verifier.run(request(workspace, "echo kept"))).verification?.cleanup;
+    const kept = await first.verifier.run(request(workspace, "echo kept"));
+    expect(unavailable(kept)).toContain("cleanup failed");
+    const cleanup = kept.verification?.cleanup;
     if (!cleanup || cleanup.ok) throw new Error(`expected a failed cleanup, got ${JSON.stringify(cleanup)}`);
 
     // A restart with git still failing: its recovery fails, so the stop survives the restart.
@@ -620,7 +650,7 @@ describe("the isolated task verifier under faults", () => {
     const out = scratch();
     const before = snapshot(workspace);
 
-    const content = `pwd -P > '${out}/where'; echo $$ > '${out}/p'; sleep 300 & echo $! >> '${out}/p'; mv '${out}/p' '${out}/pids'; wait`;
+    const content = `pwd -P > '${out}/where'; ${SELF}; echo $self > '${out}/p'; ${sleeperReporting(`${out}/p`)} until [ "$(wc -l < '${out}/p')" -ge 2 ]; do sleep 0.05; done; mv '${out}/p' '${out}/pids'; wait`;
     const host = startChild(CRASH_CHILD, [JSON.stringify({ workspace, dataDir, content, staleMs: 3000 })]);
     await host.line('{"event":"ready"');
     await waitFor(() => existsSync(join(out, "pids")), "the check to start");
@@ -632,7 +662,12 @@ describe("the isolated task verifier under faults", () => {
     const [leader, sleeper] = pidsIn(join(out, "pids"));
     expect(registeredWorktrees(workspace)).toContain(worktree);
     expect(existsSync(worktree)).toBe(true);
-    expect(processAlive(sleeper ?? 0)).toBe(true);
+    // In a PID namespace the check's processes end with the host that ran it (the namespace's
+    // init reads a pipe from the host, which the crash closed); with only a process group, they
+    // are still running and the restart's recovery must stop them.
+    if ((await pidNamespaceSupport()).ok)
+      await waitFor(() => !processAlive(sleeper ?? 0), "the namespace to end with its host");
+    else expect(processAlive(sleeper ?? 0)).toBe(true);
 
     // The restart: a new verifier's construction recovers (once the dead holder's lock is stale).
     const { verifier } = await verifierFor(workspace, { dataDir, lock: { staleMs: 3000 } });
@@ -874,7 +909,7 @@ describe("the isolated task verifier under faults", () => {
 
     // The escapee writes its pid once it has its own session, and only then does the script exit:
     // otherwise the group kill at exit could catch it before it left.
-    const script = `setsid sh -c 'echo $$ > "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 300' escapee '${pid}' &
+    const script = `setsid sh -c '${SELF}; echo $self > "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 300' escapee '${pid}' &
 until [ -e '${pid}' ]; do sleep 0.05; done
 echo left`;
     const outcome = finished(await verifier.run(request(workspace, script)));

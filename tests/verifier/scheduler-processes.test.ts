@@ -8,6 +8,7 @@ import { processAlive } from "../../src/probes/process-group.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import { createScheduler } from "../../src/verifier/scheduler.ts";
 import { check } from "../support/checks.ts";
+import { SELF } from "../support/host-pid.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
@@ -20,7 +21,7 @@ describe("the scheduler with real processes", () => {
     const longRunning = check({
       type: "command",
       isolation: "none",
-      run: `sleep 300 & echo "$$ $!" > pids; wait`,
+      run: `${SELF}; echo $self > pids.tmp; sh -c '${SELF}; echo $self >> pids.tmp; mv pids.tmp pids; exec sleep 300' & wait`,
       timeout_ms: 600_000,
     });
     const results: QuestResult[] = [];
@@ -42,7 +43,7 @@ describe("the scheduler with real processes", () => {
     });
     scheduler.manualCheck();
     for (let i = 0; i < 500 && !existsSync(pids); i++) await sleep(10);
-    const [script, grandchild] = readFileSync(pids, "utf8").trim().split(" ").map(Number);
+    const [script, grandchild] = readFileSync(pids, "utf8").trim().split(/\s+/).map(Number);
     expect(processAlive(script ?? 0)).toBe(true);
     expect(processAlive(grandchild ?? 0)).toBe(true);
 

@@ -68,6 +68,7 @@ async function runAndJudge(
     script: request.script,
     cwd: request.cwd,
     isolation: check.isolation,
+    ...(outcome.containment ? { containment: outcome.containment } : {}),
   };
   if (!outcome.ok) {
     const { output, cut } = tail(outcome.report);
