@@ -19,6 +19,7 @@ import type { Quest } from "../core/quest.ts";
 import { formatQuestResult } from "../core/report.ts";
 import type { QuestResult } from "../core/results.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
+import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.ts";
 import type { EventLog } from "./event-log.ts";
 import { LIFECYCLE_EVENTS } from "./event-log.ts";
@@ -43,22 +44,29 @@ export type QuestUi = {
   say(text: string): void;
 };
 
+/** What an activation pins, besides the quest's definition. */
+export type QuestPins = {
+  /** HEAD at activation: what git checks and "commits since the quest started" compare against. */
+  baseline?: string;
+  /** Where command checks take their oracles from: a sandbox template's commit (else `baseline`). */
+  oracleBaseline?: string;
+  /** node_modules at activation; a command check never runs on changed dependencies. */
+  dependencies?: DependencyPin;
+};
+
 export type QuestControllerDeps = {
   pack: readonly Quest[];
   progress: ProgressStore;
   events: EventLog;
   ui: QuestUi;
-  /**
-   * The evaluator of a pinned quest: git checks compare against `baseline` (HEAD at activation),
-   * command checks take their oracles from `oracleBaseline` (a sandbox template's commit; when
-   * undefined, from `baseline`).
-   */
+  /** The evaluator of a pinned quest, with what was pinned at its activation. */
   createEvaluator(
     quest: Quest,
-    baseline: string | undefined,
+    pins: QuestPins,
     confirmed: (checkId: string) => boolean | undefined,
-    oracleBaseline: string | undefined,
   ): Promise<QuestEvaluator>;
+  /** Pins the workspace's node_modules, for a quest whose command checks run in the task verifier. */
+  pinDependencies?(): Promise<DependencyPin>;
   /** Sets up the workspace from a sandbox quest's template. */
   prepareSandbox(quest: Quest & { sandboxDir: string }): Promise<SandboxOutcome>;
   /** The workspace's HEAD commit (a full object id), if it is a git repository with one. */
@@ -175,6 +183,16 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       ? progress.sandbox.baseline
       : undefined);
 
+  const pinsOf = (current: Active): QuestPins => {
+    const oracleBaseline = oracleOf(current);
+    const { baseline, dependencies } = current.record;
+    return {
+      ...(baseline ? { baseline } : {}),
+      ...(oracleBaseline ? { oracleBaseline } : {}),
+      ...(dependencies ? { dependencies } : {}),
+    };
+  };
+
   const confirmedFor = (questId: string) => (checkId: string) =>
     progress.confirmations[questId]?.[checkId]?.answer;
 
@@ -186,12 +204,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     try {
       // A failure to build it (say, a transient git error) is tried again next time.
       current.evaluator ??= deps
-        .createEvaluator(
-          current.quest,
-          current.record.baseline,
-          confirmedFor(current.quest.id),
-          oracleOf(current),
-        )
+        .createEvaluator(current.quest, pinsOf(current), confirmedFor(current.quest.id))
         .catch((error: unknown) => {
           current.evaluator = undefined;
           throw error;
@@ -290,11 +303,14 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     // quest on the same sandbox); commits are still counted from HEAD now.
     const oracleBaseline = quest.sandboxDir ? progress.sandbox?.baseline : undefined;
     const pinned = pinQuest(quest);
+    const runsInTaskVerifier = quest.checks.some((c) => c.type === "command" && c.isolation === "worktree");
+    const dependencies = runsInTaskVerifier ? await deps.pinDependencies?.() : undefined;
     const record: ActiveQuest = {
       questId: quest.id,
       ...pinned,
       ...(baseline ? { baseline } : {}),
       ...(oracleBaseline ? { oracleBaseline } : {}),
+      ...(dependencies ? { dependencies } : {}),
       activatedAt: now().toISOString(),
       fromSeq: events.nextSeq(),
       hintsShown: 0,

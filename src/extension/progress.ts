@@ -11,6 +11,24 @@ import { z } from "zod";
 import { writeAtomically } from "../core/atomic-file.ts";
 import { type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
 
+/** The task verifier's DependencyPin, as progress stores it (sealed with the rest of the file). */
+const DependencyPinSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("pinned"),
+    version: z.literal(1),
+    takenAt: z.string(),
+    folders: z.array(z.string()),
+    entries: z.int().min(0),
+    units: z.record(z.string(), z.string()),
+  }),
+  z.strictObject({
+    kind: z.literal("unpinnable"),
+    version: z.literal(1),
+    takenAt: z.string(),
+    reason: z.string(),
+  }),
+]);
+
 const ActiveQuestSchema = z.strictObject({
   questId: z.string(),
   /** The quest's definition as it was at activation; later edits to quest files do not count. */
@@ -23,6 +41,8 @@ const ActiveQuestSchema = z.strictObject({
    * checks restore tests and other protected files from. Absent without a sandbox (then `baseline`).
    */
   oracleBaseline: z.string().optional(),
+  /** node_modules as they were at activation: a command check never runs on changed dependencies. */
+  dependencies: DependencyPinSchema.optional(),
   activatedAt: z.string(),
   /** The first event this activation sees: earlier work belongs to earlier attempts. */
   fromSeq: z.int().min(0),

@@ -75,15 +75,14 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     sessionId: options.sessionId,
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
-    async createEvaluator(quest, baseline, confirmed, oracleBaseline) {
+    async createEvaluator(quest, pins, confirmed) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");
       return createQuestEvaluator({
         quest,
         workspace,
         ...(quest.sandboxDir ? { sandbox: workspace } : {}),
-        ...(baseline ? { baseline } : {}),
-        ...(oracleBaseline ? { oracleBaseline } : {}),
+        ...pins,
         dataDir,
         agentDir,
         home,
@@ -96,6 +95,11 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     async prepareSandbox(quest) {
       const { prepareSandbox } = await import("./sandbox.ts");
       return prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env });
+    },
+    // Read at activation, so a dependency the agent patches afterwards never decides a check.
+    async pinDependencies() {
+      const { pinDependencies } = await import("../task-verifier/dependencies.ts");
+      return pinDependencies(workspace);
     },
     async headCommit() {
       const { createGitProbe } = await import("../probes/git.ts");

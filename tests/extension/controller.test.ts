@@ -11,6 +11,7 @@ import type { QuestResult } from "../../src/core/results.ts";
 import {
   type QuestController,
   type QuestControllerDeps,
+  type QuestPins,
   startQuestController,
 } from "../../src/extension/controller.ts";
 import { createEventLog, type EventLog } from "../../src/extension/event-log.ts";
@@ -132,7 +133,7 @@ function scriptedEvaluators() {
   const held = new Map<string, { started: (input: EvaluationInput) => void; finish: Promise<QuestResult> }>();
   const created: Created[] = [];
   const runs: Run[] = [];
-  const createEvaluator: QuestControllerDeps["createEvaluator"] = async (of, baseline, confirmed) => {
+  const createEvaluator: QuestControllerDeps["createEvaluator"] = async (of, { baseline }, confirmed) => {
     created.push({ quest: of, baseline, confirmed });
     const evaluator: QuestEvaluator = async (input) => {
       runs.push({
@@ -171,7 +172,7 @@ type Evaluators = ReturnType<typeof scriptedEvaluators>;
 /** The real engine (src/runtime/quest-evaluator.ts) over a temp workspace, recording `confirmed`. */
 function realEvaluators(workspace: string) {
   const created: Created[] = [];
-  const createEvaluator: QuestControllerDeps["createEvaluator"] = (of, baseline, confirmed) => {
+  const createEvaluator: QuestControllerDeps["createEvaluator"] = (of, { baseline }, confirmed) => {
     created.push({ quest: of, baseline, confirmed });
     return createQuestEvaluator({
       quest: of,
@@ -219,6 +220,7 @@ type StartOptions = {
   createEvaluator?: QuestControllerDeps["createEvaluator"];
   prepareSandbox?: QuestControllerDeps["prepareSandbox"];
   headCommit?: () => Promise<string | undefined>;
+  pinDependencies?: QuestControllerDeps["pinDependencies"];
 };
 
 async function start(options: StartOptions = {}) {
@@ -241,6 +243,7 @@ async function start(options: StartOptions = {}) {
       return options.prepareSandbox(of);
     },
     headCommit: options.headCommit ?? (async () => BASELINE),
+    ...(options.pinDependencies ? { pinDependencies: options.pinDependencies } : {}),
     sessionId: () => SESSION,
     now: () => NOW,
     debounceMs: 5,
@@ -1201,9 +1204,9 @@ describe("sandbox quests", () => {
       pack: [first, second],
       prepareSandbox: (of) => prepareSandbox({ template: of.sandboxDir, workspace, questId: of.id, env }),
       headCommit: async () => git(workspace, "rev-parse", "HEAD").trim(),
-      createEvaluator: (of, baseline, confirmed, oracleBaseline) => {
-        oracles.push(oracleBaseline);
-        return evaluators.createEvaluator(of, baseline, confirmed, oracleBaseline);
+      createEvaluator: (of, pins, confirmed) => {
+        oracles.push(pins.oracleBaseline);
+        return evaluators.createEvaluator(of, pins, confirmed);
       },
     });
     await h.controller.idle();
@@ -1241,9 +1244,9 @@ describe("sandbox quests", () => {
     const oracles: Array<string | undefined> = [];
     const evaluators = scriptedEvaluators();
     const h = await start({
-      createEvaluator: (of, baseline, confirmed, oracleBaseline) => {
-        oracles.push(oracleBaseline);
-        return evaluators.createEvaluator(of, baseline, confirmed, oracleBaseline);
+      createEvaluator: (of, pins, confirmed) => {
+        oracles.push(pins.oracleBaseline);
+        return evaluators.createEvaluator(of, pins, confirmed);
       },
     });
     await h.controller.idle();
@@ -1273,13 +1276,63 @@ describe("sandbox quests", () => {
     const h = await start({
       dir,
       pack: [second],
-      createEvaluator: (of, baseline, confirmed, oracleBaseline) => {
-        oracles.push(oracleBaseline);
-        return evaluators.createEvaluator(of, baseline, confirmed, oracleBaseline);
+      createEvaluator: (of, pins, confirmed) => {
+        oracles.push(pins.oracleBaseline);
+        return evaluators.createEvaluator(of, pins, confirmed);
       },
     });
     await h.controller.idle();
     expect(oracles).toEqual([sandbox.baseline]);
     expect(evaluators.created[0]?.baseline).toBe(BASELINE);
+  });
+});
+
+describe("dependencies pinned at activation", () => {
+  const PIN = {
+    kind: "pinned" as const,
+    version: 1 as const,
+    takenAt: NOW.toISOString(),
+    folders: ["node_modules"],
+    entries: 2,
+    units: { "node_modules/left-pad": "a".repeat(64) },
+  };
+  const TESTED = quest({
+    id: "tested",
+    checks: [{ id: "tests", describe: "the tests pass", type: "command", run: "npm test" }],
+  });
+
+  it("a quest with a command check in the task verifier pins node_modules once, keeps the pin in progress and hands it to its evaluator", async () => {
+    const pins: Array<QuestPins> = [];
+    let pinned = 0;
+    const evaluators = scriptedEvaluators();
+    const h = await start({
+      pack: [TESTED],
+      pinDependencies: async () => {
+        pinned++;
+        return PIN;
+      },
+      createEvaluator: (of, given, confirmed) => {
+        pins.push(given);
+        return evaluators.createEvaluator(of, given, confirmed);
+      },
+    });
+    await h.controller.idle();
+    expect(pinned).toBe(1);
+    expect((await h.progress()).active?.dependencies).toEqual(PIN);
+    expect(pins).toEqual([{ baseline: BASELINE, dependencies: PIN }]);
+  });
+
+  it("a quest without such a check pins nothing", async () => {
+    let pinned = 0;
+    const h = await start({
+      pack: [SOLO],
+      pinDependencies: async () => {
+        pinned++;
+        return PIN;
+      },
+    });
+    await h.controller.idle();
+    expect(pinned).toBe(0);
+    expect((await h.progress()).active).not.toHaveProperty("dependencies");
   });
 });
