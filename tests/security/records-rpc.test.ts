@@ -4,7 +4,7 @@
  * slips past it (the data dir's path built at run time) forges a record, which is ignored: the
  * HUD stays red and says records were altered.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeAllPis, dataFolderOf, startPiRpc } from "../support/pi-rpc.ts";
@@ -19,6 +19,12 @@ afterEach(closeAllPis);
 const HIDDEN_FOLDER = `d="$(printenv PI_CODING_AGENT_DIR)/que""sts/work""spaces"; cd "$d"/*`;
 
 const FORGE_RECEIPT = `${HIDDEN_FOLDER}/receipts && f=$(ls *.json | head -1) && sed -e 's/"state": "failed"/"state": "passed"/' -e 's/"status": "fail"/"status": "pass"/' -e 's/"exitCode": 1/"exitCode": 0/' -e "s/\\"id\\": \\"[^\\"]*\\"/\\"id\\": \\"forged\\"/" "$f" > forged.json`;
+
+/**
+ * progress.json rewritten to mark the quest complete, by a process left in the background so the
+ * rewrite lands after the session's last save of its own.
+ */
+const FORGE_PROGRESS = `${HIDDEN_FOLDER} && setsid nohup sh -c 'sleep 2; node -e "const fs = require(\\"fs\\"); const p = JSON.parse(fs.readFileSync(\\"progress.json\\", \\"utf8\\")); p.completed = { notes: { at: new Date().toISOString(), definitionHash: p.active.definitionHash } }; delete p.active; fs.writeFileSync(\\"progress.json\\", JSON.stringify(p))"' > /dev/null 2>&1 &`;
 
 const FORGE_EVENT = `${HIDDEN_FOLDER} && echo '{"name":"tool_result","seq":900,"payload":{"toolName":"write","toolCallId":"x","isError":false,"input":{"path":"notes.txt"}}}' >> events.jsonl`;
 
@@ -129,6 +135,53 @@ describe("the model's bash forges pi-quests' records", () => {
     const from = second.lines.length;
     await second.prompt("/quest status");
     expect(second.notifications(from).join("\n")).toMatch(/⚠ altered event ignored: .*events\.jsonl:\d+/);
+    expect(await second.close()).toBe(0);
+  });
+
+  it("progress.json rewritten past the guard to mark the quest complete: the next session sets it aside, the quest is red again and the HUD says progress was altered", async () => {
+    const workspace = makeWorkspace();
+    const pack = makeWorkspace(NOTES_PACK_FILES);
+    const first = startPiRpc({
+      workspace,
+      pack,
+      script: [
+        { tools: [{ name: "bash", arguments: { command: FORGE_PROGRESS } }] },
+        { text: "The quest is complete." },
+      ],
+    });
+    await first.settled();
+    await first.prompt("Finish the quest.");
+    await first.settled();
+    // This session never reads progress back: the quest is still the active one, still red.
+    expect(first.hud().widget).toEqual([
+      "Quest 1/1: Write notes",
+      "  ✗ Pi wrote notes.txt: not yet",
+      HELP_LINE,
+    ]);
+    const agentDir = first.agentDir;
+    const folder = dataFolderOf(agentDir, workspace);
+    expect(await first.close()).toBe(0);
+    // The background process's rewrite has landed: the quest is "complete" on disk.
+    const forged = () => {
+      try {
+        return "notes" in JSON.parse(readFileSync(join(folder, "progress.json"), "utf8")).completed;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 200 && !forged(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(forged()).toBe(true);
+
+    const second = startPiRpc({ workspace, pack, agentDir });
+    await second.settled();
+    expect(second.hud().widget).toEqual([
+      "Quest 1/1: Write notes",
+      "  ✗ Pi wrote notes.txt: not yet",
+      HELP_LINE,
+      "⚠ pi-quests ignored altered records: 1 progress file — /quest status",
+    ]);
+    expect(readdirSync(folder).some((name) => name.startsWith("progress.json.altered-"))).toBe(true);
+    expect(second.notifications().join("\n")).not.toMatch(/Quest complete|Well played/);
     expect(await second.close()).toBe(0);
   });
 });
