@@ -26,6 +26,8 @@ export type IsolationEvidence = {
   restored: string[];
   manifestsMerged: string[];
   removedConfigs: string[];
+  /** With `editable`: the changed paths outside it, whose changes were not applied. */
+  leftOut?: string[];
   cleanup: { ok: true } | { ok: false; message: string; keptWorktree: string };
 };
 

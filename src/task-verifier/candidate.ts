@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readlink } from "node:fs/promises";
 import { join } from "node:path";
+import { type CandidateScope, splitByScope } from "./candidate-scope.ts";
 import { type GitRunner, splitNul } from "./git.ts";
 
 export type Candidate = {
@@ -15,6 +16,8 @@ export type Candidate = {
   /** The workspace's HEAD when the patch was taken (it may differ from the baseline). */
   head: string;
   untracked: string[];
+  /** With a scope (`editable`): the changed paths whose changes were not taken. */
+  leftOut?: string[];
 };
 
 const DIFF_OPTIONS = [
@@ -33,16 +36,27 @@ export async function captureCandidate(
   git: GitRunner,
   workspace: string,
   baseline: string,
+  scope?: CandidateScope,
 ): Promise<{ ok: true; candidate: Candidate } | { ok: false; message: string }> {
   const head = await git(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: workspace });
   if (!head.ok) return head;
-  const tracked = await git(["diff", ...DIFF_OPTIONS, baseline, "--"], { cwd: workspace });
-  if (!tracked.ok) return tracked;
   const others = await git(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: workspace });
   if (!others.ok) return others;
-
-  const parts = [tracked.stdout];
-  const untracked = splitNul(others.stdout).sort();
+  let untracked = splitNul(others.stdout).sort();
+  // `editable`: only the paths in scope are taken (src/task-verifier/candidate-scope.ts).
+  let pathspecs: string[] = [];
+  let leftOut: string[] | undefined;
+  if (scope) {
+    const split = await splitByScope(git, workspace, baseline, untracked, scope);
+    if (!split.ok) return split;
+    ({ trackedPathspecs: pathspecs, untracked, leftOut } = split.paths);
+  }
+  const parts: Buffer[] = [];
+  if (!scope || pathspecs.length > 0) {
+    const tracked = await git(["diff", ...DIFF_OPTIONS, baseline, "--", ...pathspecs], { cwd: workspace });
+    if (!tracked.ok) return tracked;
+    parts.push(tracked.stdout);
+  }
   for (const path of untracked) {
     const info = await lstat(join(workspace, path)).catch(() => undefined);
     if (info?.isSymbolicLink()) {
@@ -71,6 +85,7 @@ export async function captureCandidate(
       sha256: createHash("sha256").update(patch).digest("hex"),
       head: head.stdout.toString("utf8").trim(),
       untracked,
+      ...(leftOut ? { leftOut } : {}),
     },
   };
 }

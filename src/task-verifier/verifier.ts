@@ -13,7 +13,9 @@ import { workspaceHome } from "../core/workspace-key.ts";
 import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
 import { isInside } from "../verifier/paths.ts";
 import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
+import { readBaselineTexts } from "./baseline-content.ts";
 import { captureCandidate } from "./candidate.ts";
+import { editableScope } from "./candidate-scope.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
 import { createGitRunner, type GitRunner, neutralFilterOptions, splitNul, withOptions } from "./git.ts";
 import { acquireWorkspaceLock, DEFAULT_STALE_MS, DEFAULT_WAIT_MS, type LockOptions } from "./lock.ts";
@@ -152,6 +154,8 @@ export async function createTaskVerifier(
 
   // The baseline never changes, so its file list and manifests are read once.
   let baselineFiles: string[] | undefined;
+  /** The baseline's text of the files the planner follows; read at the first run that needs them. */
+  let baselineTexts: Map<string, string> | undefined;
   const manifests = new Map<string, Record<string, unknown> | undefined>();
   const manifestBytes = new Map<string, Buffer>();
   const readBaselineTree = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
@@ -266,6 +270,7 @@ export async function createTaskVerifier(
         pinnedCheck.check.run === request.content &&
         pinnedCheck.check.timeout_ms === request.timeoutMs &&
         JSON.stringify(pinnedCheck.check.oracle_paths) === JSON.stringify(request.oraclePaths) &&
+        JSON.stringify(pinnedCheck.check.editable ?? null) === JSON.stringify(request.editable ?? null) &&
         resolve(workspace, pinnedCheck.check.cwd ?? ".") === resolve(request.cwd);
       if (!same)
         return unavailable(
@@ -320,7 +325,10 @@ export async function createTaskVerifier(
   ): Promise<ScriptOutcome> => {
     const tree = await readBaselineTree();
     if (!tree.ok) return unavailable(tree.message);
-    const captured = await captureCandidate(git, repositoryRoot, baseline);
+    const scope = request.editable
+      ? editableScope(request.editable, relative(repositoryRoot, workspace).split(sep).join("/"))
+      : undefined;
+    const captured = await captureCandidate(git, repositoryRoot, baseline, scope);
     if (!captured.ok) return unavailable(`could not take the candidate's changes: ${captured.message}`);
     const { candidate } = captured;
 
@@ -347,6 +355,7 @@ export async function createTaskVerifier(
       restored: [],
       manifestsMerged: [],
       removedConfigs: [],
+      ...(candidate.leftOut ? { leftOut: candidate.leftOut } : {}),
       cleanup: { ok: true },
     };
     await writeJson(join(runDir, "provenance.json"), {
@@ -427,12 +436,24 @@ export async function createTaskVerifier(
           `the candidate's changes do not apply to the baseline: ${applied.message}`,
           verification,
         );
+      if (!baselineTexts) {
+        const texts = await readBaselineTexts(git, repositoryRoot, baseline);
+        if (!texts.ok)
+          return unavailable(
+            `could not restore the protected files: reading what the baseline's tests load failed (${texts.message})`,
+            verification,
+          );
+        baselineTexts = texts.texts;
+      }
+      const texts = baselineTexts;
       const plan = planProtection({
         baselineFiles: baselineFiles ?? [],
         baselineManifest: (path) => manifests.get(path),
         run: request.content,
         cwd,
         oraclePaths: request.oraclePaths,
+        baselineContent: (path) => texts.get(path),
+        ...(scope ? { mayAdd: scope } : {}),
       });
       if (plan.missingOracles.length > 0) {
         return unavailable(
