@@ -235,8 +235,11 @@ export type PlanInput = {
    * sources and includes found in them are protected too (src/task-verifier/loaded-files.ts).
    */
   baselineContent?(path: string): string | undefined;
-  /** Added files the candidate may keep although they look like tests (`editable` lists them). */
-  mayAdd?(path: string): boolean;
+  /**
+   * With `editable`: the paths the candidate may change. The quest says what the work is, so
+   * what the tests load is not protected inside it (it is the work), and a test added there stays.
+   */
+  editable?(path: string): boolean;
 };
 
 export function planProtection(input: PlanInput): ProtectionPlan {
@@ -298,7 +301,7 @@ export function planProtection(input: PlanInput): ProtectionPlan {
     commands,
     manifest: (path) => input.baselineManifest(path),
   });
-  for (const [path, reason] of Object.entries(loaded)) protect(path, reason);
+  for (const [path, reason] of Object.entries(loaded)) if (!input.editable?.(path)) protect(path, reason);
 
   // npm runs the scripts of the nearest package.json: one the candidate adds in the check's
   // folder or above it (where the baseline has none) would take over `npm test`.
@@ -319,7 +322,7 @@ export function planProtection(input: PlanInput): ProtectionPlan {
       !files.has(path) &&
       (isConfigFile(path) ||
         hijackingManifests.has(path) ||
-        (isTestSource(path) && !(input.mayAdd?.(path) ?? false))),
+        (isTestSource(path) && !(input.editable?.(path) ?? false))),
     missingOracles,
     reasons,
     keepCandidateMode: named.filter((path) => !oracles.has(path)).sort(),

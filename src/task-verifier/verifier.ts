@@ -453,7 +453,7 @@ export async function createTaskVerifier(
         cwd,
         oraclePaths: request.oraclePaths,
         baselineContent: (path) => texts.get(path),
-        ...(scope ? { mayAdd: scope } : {}),
+        ...(scope ? { editable: scope } : {}),
       });
       if (plan.missingOracles.length > 0) {
         return unavailable(

@@ -232,6 +232,28 @@ describe("with editable: only changes to editable paths reach the worktree", () 
     expectCleanAfter(workspace, before, dataDir);
   });
 
+  it("the honest fix of code the import rules would protect passes once editable names it", async () => {
+    // math.js is neither in a source folder nor the test's subject: without editable, the
+    // rules take it for a helper. The quest's editable says it is the work.
+    const workspace = makeRepo({
+      "math.js": "exports.add = (a, b) => a - b;\n",
+      "checks.test.js":
+        'const { add } = require("./math.js");\nif (add(2, 3) !== 5) { console.error("FAIL add is", add(2, 3)); process.exit(1); }\n',
+    });
+    const { verifier, dataDir } = await verifierFor(workspace);
+    await shell(workspace, "sed -i 's/a - b/a + b/' math.js");
+
+    const before = snapshot(workspace);
+    const guarded = red(await verifier.run(request(workspace, "node checks.test.js")));
+    expect(guarded.verification?.restored).toContain("math.js");
+    const outcome = green(
+      await verifier.run(request(workspace, "node checks.test.js", { editable: ["math.js"] })),
+    );
+    expect(outcome.verification?.restored).not.toContain("math.js");
+    expect(outcome.verification?.leftOut).toEqual([]);
+    expectCleanAfter(workspace, before, dataDir);
+  });
+
   it("the check's summary tells the learner which changes outside editable were not applied", async () => {
     const workspace = makeRepo(addProject());
     const { verifier, dataDir } = await verifierFor(workspace);

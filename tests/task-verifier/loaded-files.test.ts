@@ -227,9 +227,26 @@ describe("planProtection with the baseline's content", () => {
       run: "true",
       cwd: "",
       oraclePaths: [],
-      mayAdd: (path) => path.startsWith("tests/"),
+      editable: (path) => path.startsWith("tests/"),
     });
     expect(result.removeIfAdded("conftest.py")).toBe(true);
     expect(result.removeIfAdded("tests/test_new.py")).toBe(false);
+  });
+
+  it("with editable, what the tests load is not protected inside it: the quest said that is the work", () => {
+    const contents: Record<string, string> = { "add.test.js": 'require("./math.js"); require("./eq.js");' };
+    const input = {
+      baselineFiles: ["add.test.js", "math.js", "eq.js"],
+      baselineManifest: () => undefined,
+      run: "node add.test.js",
+      cwd: "",
+      oraclePaths: [],
+      baselineContent: (path: string) => contents[path],
+    };
+    expect(planProtection(input).restore).toEqual(["add.test.js", "eq.js", "math.js"]);
+    expect(planProtection({ ...input, editable: (path) => path === "math.js" }).restore).toEqual([
+      "add.test.js",
+      "eq.js",
+    ]);
   });
 });
