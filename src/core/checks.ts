@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { globProblem } from "./glob.ts";
 import { unknownTemplates } from "./paths.ts";
 import { IntPredicateSchema, refineRegexPredicate, StringPredicateSchema } from "./predicates.ts";
 import { regexProblem } from "./quest-regex.ts";
@@ -131,6 +132,16 @@ export const YamlPathCheckSchema = structuredPathCheck("yaml_path");
 
 // --- command and git -----------------------------------------------------------------------
 
+/** `editable` (version 2): the paths the learner's work may change, as globs (src/core/glob.ts). */
+export const EditableSchema = z
+  .array(
+    z.string().superRefine((glob, ctx) => {
+      const problem = globProblem(glob);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  )
+  .min(1, "editable lists at least one path; leave it out to let the work change any path");
+
 export const CommandCheckSchema = z.strictObject({
   ...base,
   type: z.literal("command"),
@@ -142,6 +153,8 @@ export const CommandCheckSchema = z.strictObject({
   stderr: StringPredicateSchema.optional(),
   oracle_paths: z.array(z.string().min(1)).default([]),
   isolation: z.enum(["worktree", "none"]).default("worktree"),
+  /** Version 2: the paths this check lets the candidate change; wins over the quest's list. */
+  editable: EditableSchema.optional(),
 });
 
 const gitBase = { ...base, type: z.literal("git") };

@@ -85,9 +85,14 @@ async function readQuestFile(
   if (!result.success) return { ok: false, diagnostics: zodDiagnostics(result.error, source) };
 
   const diagnostics: Diagnostic[] = [];
+  const questEditable = result.data.editable;
   const checks = result.data.checks.map((check, index) => ({
     ...check,
     id: check.id ?? `check-${index + 1}`,
+    // A command check's own editable wins; otherwise the quest's applies to it.
+    ...(check.type === "command" && check.editable === undefined && questEditable
+      ? { editable: [...questEditable] }
+      : {}),
   }));
   const seen = new Map<string, number>();
   checks.forEach((check, index) => {

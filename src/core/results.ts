@@ -32,6 +32,8 @@ export type IsolationEvidence = {
   restored: string[];
   manifestsMerged: string[];
   removedConfigs: string[];
+  /** With `editable`: the changed paths outside it, whose changes were not applied. */
+  leftOut?: string[];
   cleanup: { ok: true } | { ok: false; message: string; keptWorktree: string };
   /**
    * The receipts' fingerprint of the files this run used (baseline plus patch, before anything

@@ -58,6 +58,8 @@ export function checkIdentity(check: CommandCheck, cwd: string): string {
     stderr: normalizePredicate(check.stderr),
     oracle_paths: [...new Set(check.oracle_paths.map(normalizeRelativePath))].sort(),
     isolation: check.isolation,
+    // A different scope judges different work; absent, the identity is as it was before version 2.
+    ...(check.editable ? { editable: [...new Set(check.editable)].sort() } : {}),
   };
   return createHash("sha256").update(canonicalJson(definition)).digest("hex");
 }

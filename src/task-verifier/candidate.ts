@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { lstat, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { inGeneratedFolder } from "../receipts/fingerprint.ts";
+import { type CandidateScope, splitByScope } from "./candidate-scope.ts";
 import { type GitRunner, splitNul } from "./git.ts";
 import { patchSections } from "./patch-sections.ts";
 
@@ -24,6 +25,8 @@ export type Candidate = {
    * fingerprint leaves them out (contract v1), so the run must not see them either.
    */
   generatedLeftOut: string[];
+  /** With a scope (`editable`): the changed paths whose changes were not taken. */
+  leftOut?: string[];
 };
 
 const DIFF_OPTIONS = [
@@ -42,33 +45,45 @@ export async function captureCandidate(
   git: GitRunner,
   workspace: string,
   baseline: string,
+  scope?: CandidateScope,
 ): Promise<{ ok: true; candidate: Candidate } | { ok: false; message: string }> {
   const head = await git(["rev-parse", "--verify", "HEAD^{commit}"], { cwd: workspace });
   if (!head.ok) return head;
-  // Not even git's stat cache: without this, a file rewritten with the same bytes makes `git diff`
-  // rewrite the learner's index (GIT_OPTIONAL_LOCKS does not stop it).
-  const tracked = await git(["-c", "diff.autoRefreshIndex=false", "diff", ...DIFF_OPTIONS, baseline, "--"], {
-    cwd: workspace,
-  });
-  if (!tracked.ok) return tracked;
   const others = await git(["ls-files", "--others", "--exclude-standard", "-z"], { cwd: workspace });
   if (!others.ok) return others;
-
-  const sections = patchSections(tracked.stdout);
-  if (!sections.ok) return sections;
+  let listedUntracked = splitNul(others.stdout).sort();
+  // `editable`: only the paths in scope are taken (src/task-verifier/candidate-scope.ts).
+  let pathspecs: string[] = [];
+  let leftOut: string[] | undefined;
+  if (scope) {
+    const split = await splitByScope(git, workspace, baseline, listedUntracked, scope);
+    if (!split.ok) return split;
+    ({ trackedPathspecs: pathspecs, untracked: listedUntracked, leftOut } = split.paths);
+  }
   const parts: Buffer[] = [];
   const paths: string[] = [];
   const generatedLeftOut: string[] = [];
-  for (const { path, start, end } of sections.sections) {
-    if (inGeneratedFolder(path)) {
-      generatedLeftOut.push(path);
-      continue;
+  if (!scope || pathspecs.length > 0) {
+    // Not even git's stat cache: without this, a file rewritten with the same bytes makes `git diff`
+    // rewrite the learner's index (GIT_OPTIONAL_LOCKS does not stop it).
+    const tracked = await git(
+      ["-c", "diff.autoRefreshIndex=false", "diff", ...DIFF_OPTIONS, baseline, "--", ...pathspecs],
+      { cwd: workspace },
+    );
+    if (!tracked.ok) return tracked;
+    const sections = patchSections(tracked.stdout);
+    if (!sections.ok) return sections;
+    for (const { path, start, end } of sections.sections) {
+      if (inGeneratedFolder(path)) {
+        generatedLeftOut.push(path);
+        continue;
+      }
+      paths.push(path);
+      parts.push(tracked.stdout.subarray(start, end));
     }
-    paths.push(path);
-    parts.push(tracked.stdout.subarray(start, end));
   }
   const untracked: string[] = [];
-  for (const path of splitNul(others.stdout).sort()) {
+  for (const path of listedUntracked) {
     if (inGeneratedFolder(path)) generatedLeftOut.push(path);
     else untracked.push(path);
   }
@@ -103,6 +118,7 @@ export async function captureCandidate(
       untracked,
       paths,
       generatedLeftOut: generatedLeftOut.sort(),
+      ...(leftOut ? { leftOut } : {}),
     },
   };
 }

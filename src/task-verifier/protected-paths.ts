@@ -4,6 +4,7 @@
  * scripts say which files they run, the baseline's tree says which files are tests.
  */
 import { dirname, posix } from "node:path";
+import { loadedFiles } from "./loaded-files.ts";
 
 export type ProtectionPlan = {
   /** Baseline files put back exactly as they were (a deleted one comes back). */
@@ -229,6 +230,16 @@ export type PlanInput = {
   run: string;
   cwd: string;
   oraclePaths: readonly string[];
+  /**
+   * The baseline's bytes of a file as text, when the caller read them (bounded): the imports,
+   * sources and includes found in them are protected too (src/task-verifier/loaded-files.ts).
+   */
+  baselineContent?(path: string): string | undefined;
+  /**
+   * With `editable`: the paths the candidate may change. The quest says what the work is, so
+   * what the tests load is not protected inside it (it is the work), and a test added there stays.
+   */
+  editable?(path: string): boolean;
 };
 
 export function planProtection(input: PlanInput): ProtectionPlan {
@@ -246,7 +257,9 @@ export function planProtection(input: PlanInput): ProtectionPlan {
 
   // Files named by the check and by the package scripts it runs, recursively through `npm run`.
   const seenScripts = new Set<string>();
+  const commands: Array<{ command: string; dir: string }> = [];
   const followCommand = (command: string, dir: string, origin: string) => {
+    commands.push({ command, dir });
     for (const word of fileWords(command))
       protect(posix.normalize(posix.join(dir, word)), `named by ${origin}`);
     const manifestPath = nearestManifest(dir, files);
@@ -280,6 +293,16 @@ export function planProtection(input: PlanInput): ProtectionPlan {
     }
   }
 
+  // What the tests and scripts load, the build files the commands read, the setup files configs name.
+  const loaded = loadedFiles({
+    files,
+    content: (path) => input.baselineContent?.(path),
+    protectedFiles: Object.keys(reasons),
+    commands,
+    manifest: (path) => input.baselineManifest(path),
+  });
+  for (const [path, reason] of Object.entries(loaded)) if (!input.editable?.(path)) protect(path, reason);
+
   // npm runs the scripts of the nearest package.json: one the candidate adds in the check's
   // folder or above it (where the baseline has none) would take over `npm test`.
   const hijackingManifests = new Set<string>();
@@ -294,7 +317,12 @@ export function planProtection(input: PlanInput): ProtectionPlan {
   return {
     restore: Object.keys(reasons).sort(),
     manifests,
-    removeIfAdded: (path) => !files.has(path) && (isConfigFile(path) || hijackingManifests.has(path)),
+    // A test the candidate added (a new conftest.py, a *.test.js) would run beside the real ones.
+    removeIfAdded: (path) =>
+      !files.has(path) &&
+      (isConfigFile(path) ||
+        hijackingManifests.has(path) ||
+        (isTestSource(path) && !(input.editable?.(path) ?? false))),
     missingOracles,
     reasons,
     keepCandidateMode: named.filter((path) => !oracles.has(path)).sort(),

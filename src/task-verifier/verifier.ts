@@ -13,7 +13,9 @@ import { workspaceHome } from "../core/workspace-key.ts";
 import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
 import { isInside } from "../verifier/paths.ts";
 import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
+import { readBaselineTexts } from "./baseline-content.ts";
 import { captureCandidate } from "./candidate.ts";
+import { editableScope } from "./candidate-scope.ts";
 import { checkPath } from "./check-path.ts";
 import { type DependencyPin, dependencyDrift } from "./dependencies.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
@@ -162,6 +164,8 @@ export async function createTaskVerifier(
 
   // The baseline never changes, so its file list and manifests are read once.
   let baselineFiles: string[] | undefined;
+  /** The baseline's text of the files the planner follows; read at the first run that needs them. */
+  let baselineTexts: Map<string, string> | undefined;
   const manifests = new Map<string, Record<string, unknown> | undefined>();
   const manifestBytes = new Map<string, Buffer>();
   const readBaselineTree = async (): Promise<{ ok: true } | { ok: false; message: string }> => {
@@ -289,6 +293,7 @@ export async function createTaskVerifier(
         pinnedCheck.check.run === request.content &&
         pinnedCheck.check.timeout_ms === request.timeoutMs &&
         JSON.stringify(pinnedCheck.check.oracle_paths) === JSON.stringify(request.oraclePaths) &&
+        JSON.stringify(pinnedCheck.check.editable ?? null) === JSON.stringify(request.editable ?? null) &&
         resolve(workspace, pinnedCheck.check.cwd ?? ".") === resolve(request.cwd);
       if (!same)
         return unavailable(
@@ -346,7 +351,10 @@ export async function createTaskVerifier(
     if (!tree.ok) return unavailable(tree.message);
     const drifted = dependenciesChanged();
     if (drifted) return unavailable(drifted);
-    const captured = await captureCandidate(git, repositoryRoot, baseline);
+    const scope = request.editable
+      ? editableScope(request.editable, relative(repositoryRoot, workspace).split(sep).join("/"))
+      : undefined;
+    const captured = await captureCandidate(git, repositoryRoot, baseline, scope);
     if (!captured.ok) return unavailable(`could not take the candidate's changes: ${captured.message}`);
     const { candidate } = captured;
 
@@ -373,6 +381,7 @@ export async function createTaskVerifier(
       restored: [],
       manifestsMerged: [],
       removedConfigs: [],
+      ...(candidate.leftOut ? { leftOut: candidate.leftOut } : {}),
       cleanup: { ok: true },
       generatedLeftOut: candidate.generatedLeftOut,
     };
@@ -478,12 +487,24 @@ export async function createTaskVerifier(
       verification.fingerprint = listing.ok
         ? await fingerprintRun(worktree, listing.listing, candidate.paths)
         : { ok: false, reason: `cannot list the baseline's files: ${listing.message}` };
+      if (!baselineTexts) {
+        const texts = await readBaselineTexts(git, repositoryRoot, baseline);
+        if (!texts.ok)
+          return unavailable(
+            `could not restore the protected files: reading what the baseline's tests load failed (${texts.message})`,
+            verification,
+          );
+        baselineTexts = texts.texts;
+      }
+      const texts = baselineTexts;
       const plan = planProtection({
         baselineFiles: baselineFiles ?? [],
         baselineManifest: (path) => manifests.get(path),
         run: request.content,
         cwd,
         oraclePaths: request.oraclePaths,
+        baselineContent: (path) => texts.get(path),
+        ...(scope ? { editable: scope } : {}),
       });
       if (plan.missingOracles.length > 0) {
         return unavailable(

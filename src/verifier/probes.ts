@@ -79,6 +79,8 @@ export type IsolatedScriptRequest = ScriptRequest & {
   oraclePaths: string[];
   questId: string;
   checkId: string;
+  /** Version 2: only changes to these paths (globs, workspace-relative) are applied. */
+  editable?: string[];
 };
 
 export type GitAnswer<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -152,9 +154,7 @@ export type Probes = {
   /** Runs a script in place (`isolation: none`). */
   runCommand(request: ScriptRequest): Promise<ScriptOutcome>;
   /** Runs a script in the isolated task verifier; absent until that verifier is wired in. */
-  runIsolated?: (
-    request: ScriptRequest & { oraclePaths: string[]; questId: string; checkId: string },
-  ) => Promise<ScriptOutcome>;
+  runIsolated?: (request: IsolatedScriptRequest) => Promise<ScriptOutcome>;
   git: GitProbe;
   mcpHandshake(request: McpRequest): Promise<McpOutcome>;
   skillValid(request: SkillRequest): Promise<SkillOutcome>;

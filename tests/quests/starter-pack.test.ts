@@ -3,6 +3,7 @@
  * from the session file Pi wrote, in a sandbox made the way `/quest start` makes it (the
  * template copied into a fresh git repository, the baseline committed).
  */
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, runCli } from "../support/cli.ts";
@@ -72,6 +73,15 @@ describe("the starter pack", () => {
     const done = await check("first-file", workspace, session);
     expect(done).toMatchObject({ exitCode: 0, result: { status: "pass" } });
     expect(done.result.checks[2].evidence).toMatchObject({ isolation: "worktree", exitCode: 0 });
+
+    // editable: [hello.txt]. A change elsewhere is not applied, and the evidence says so.
+    appendFileSync(join(workspace, "README.md"), "An unrelated edit.\n");
+    const withEdit = await check("first-file", workspace, session);
+    expect(withEdit).toMatchObject({ exitCode: 0, result: { status: "pass" } });
+    expect(withEdit.result.checks[2].evidence).toMatchObject({
+      summary: "exit code 0; 1 change outside editable not applied (README.md)",
+      verification: { leftOut: ["README.md"] },
+    });
   });
 
   it("first-commit: red with hello.txt uncommitted, green once Pi commits it", async () => {

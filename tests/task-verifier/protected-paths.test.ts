@@ -431,7 +431,10 @@ describe("planProtection: what a check's verdict rests on", () => {
     // One the baseline has is restored instead.
     expect(result.removeIfAdded("vitest.config.ts")).toBe(false);
     expect(result.removeIfAdded("src/new-module.js")).toBe(false);
-    expect(result.removeIfAdded("test/new.test.js")).toBe(false);
+    // A test the candidate added would run beside the baseline's: removed too.
+    expect(result.removeIfAdded("test/new.test.js")).toBe(true);
+    expect(result.removeIfAdded("conftest.py")).toBe(true);
+    expect(result.removeIfAdded("src/new.test.js")).toBe(true);
   });
 
   it("removes a package.json the candidate added in the check's folder or above it, not elsewhere", () => {

@@ -230,15 +230,16 @@ describe("tests the candidate tampers with", () => {
     expectCleanAfter(workspace, before, dataDir);
   });
 
-  it("an added test file runs beside the baseline test but cannot replace it", async () => {
+  it("an added test file is removed before the run: it cannot replace the baseline test", async () => {
     const workspace = makeRepo(addProject({}, { test: "node --test" }));
     const { verifier, dataDir } = await verifierFor(workspace);
-    // It runs, and even ends its process early with success: the baseline test still fails.
+    // It would end its process early with success; it never runs, and the baseline test fails.
     write(workspace, "test/extra.test.js", 'console.log("EXTRA TEST RAN");\nprocess.exit(0);\n');
 
     const before = snapshot(workspace);
     const outcome = red(await verifier.run(request(workspace, "npm test")));
-    expect(outcome.report).toContain("EXTRA TEST RAN");
+    expect(outcome.report).not.toContain("EXTRA TEST RAN");
+    expect(outcome.verification?.removedConfigs).toEqual(["test/extra.test.js"]);
     expect(outcome.report).toContain("FAIL add(2, 3) is -1");
     expectCleanAfter(workspace, before, dataDir);
   });

@@ -15,6 +15,16 @@ function tail(text: string): { output: string; cut: boolean } {
     : { output: text, cut: false };
 }
 
+/** The summary, and a short note of the changes outside `editable` that the run did not see. */
+function withLeftOut(summary: string, leftOut: readonly string[] | undefined): string {
+  if (!leftOut || leftOut.length === 0) return summary;
+  const shown = leftOut.slice(0, 3).join(", ");
+  const more = leftOut.length > 3 ? ` and ${leftOut.length - 3} more` : "";
+  const what =
+    leftOut.length === 1 ? "1 change outside editable" : `${leftOut.length} changes outside editable`;
+  return `${summary}; ${what} not applied (${shown}${more})`;
+}
+
 /**
  * A command check: answered by a fresh receipt when there is one, else run (in the isolated
  * verifier, or in place) and judged, and the run recorded as a receipt.
@@ -61,6 +71,7 @@ async function runAndJudge(
           oraclePaths: check.oracle_paths,
           questId: ctx.questId,
           checkId: check.id,
+          ...(check.editable ? { editable: check.editable } : {}),
         });
 
   const evidenceBase = {
@@ -74,7 +85,7 @@ async function runAndJudge(
     const { output, cut } = tail(outcome.report);
     const pendingResult = result(check, "pending", {
       ...evidenceBase,
-      summary: `${outcome.kind}: ${outcome.message}`,
+      summary: withLeftOut(`${outcome.kind}: ${outcome.message}`, outcome.verification?.leftOut),
       output,
       outputTruncated: outcome.truncated || cut,
       ...(outcome.verification ? { verification: outcome.verification } : {}),
@@ -100,7 +111,10 @@ async function runAndJudge(
   const { output, cut } = tail(outcome.report);
   const judged = result(check, failed.length === 0 ? "pass" : "fail", {
     ...evidenceBase,
-    summary: failed.length === 0 ? `exit code ${exitCode}` : failed.join("; "),
+    summary: withLeftOut(
+      failed.length === 0 ? `exit code ${exitCode}` : failed.join("; "),
+      outcome.verification?.leftOut,
+    ),
     ...(outcome.exitCode !== null ? { exitCode: outcome.exitCode } : {}),
     ...(outcome.signal ? { signal: outcome.signal } : {}),
     output,
