@@ -166,17 +166,20 @@ describe("with editable: only changes to editable paths reach the worktree", () 
     expectCleanAfter(workspace, before, dataDir);
   });
 
-  it("the agent adds a conftest.py that patches the code under test: not added", async () => {
-    const workspace = makeRepo(pythonProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
-    await shell(workspace, `cat > conftest.py <<'EOF'\n${PATCHING_CONFTEST}EOF`);
+  it.skipIf(!PYTHON_WITH_PYTEST)(
+    "the agent adds a conftest.py that patches the code under test: not added",
+    async () => {
+      const workspace = makeRepo(pythonProject());
+      const { verifier, dataDir } = await verifierFor(workspace);
+      await shell(workspace, `cat > conftest.py <<'EOF'\n${PATCHING_CONFTEST}EOF`);
 
-    const before = snapshot(workspace);
-    const outcome = red(await verifier.run(request(workspace, PYTEST, { editable: ["calc.py"] })));
-    expect(outcome.report).toContain("assert -1 == 5");
-    expect(outcome.verification?.leftOut).toEqual(["conftest.py"]);
-    expectCleanAfter(workspace, before, dataDir);
-  });
+      const before = snapshot(workspace);
+      const outcome = red(await verifier.run(request(workspace, PYTEST, { editable: ["calc.py"] })));
+      expect(outcome.report).toContain("assert -1 == 5");
+      expect(outcome.verification?.leftOut).toEqual(["conftest.py"]);
+      expectCleanAfter(workspace, before, dataDir);
+    },
+  );
 
   it("every cheat at once with the honest fix: passes on the fix alone, the evidence lists what was left out", async () => {
     const workspace = makeRepo(addProject());
@@ -365,24 +368,27 @@ describe("without editable: what the baseline's tests load is protected", () => 
     expectCleanAfter(workspace, before, dataDir);
   }, 90_000);
 
-  it("the agent adds a conftest.py that patches the code under test: removed before the run", async () => {
-    const workspace = makeRepo(pythonProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
-    await shell(workspace, `cat > conftest.py <<'EOF'\n${PATCHING_CONFTEST}EOF`);
+  it.skipIf(!PYTHON_WITH_PYTEST)(
+    "the agent adds a conftest.py that patches the code under test: removed before the run",
+    async () => {
+      const workspace = makeRepo(pythonProject());
+      const { verifier, dataDir } = await verifierFor(workspace);
+      await shell(workspace, `cat > conftest.py <<'EOF'\n${PATCHING_CONFTEST}EOF`);
 
-    const before = snapshot(workspace);
-    const outcome = red(await verifier.run(request(workspace, PYTEST)));
-    expect(outcome.report).toContain("assert -1 == 5");
-    expect(outcome.verification?.removedConfigs).toEqual(["conftest.py"]);
-    expectCleanAfter(workspace, before, dataDir);
+      const before = snapshot(workspace);
+      const outcome = red(await verifier.run(request(workspace, PYTEST)));
+      expect(outcome.report).toContain("assert -1 == 5");
+      expect(outcome.verification?.removedConfigs).toEqual(["conftest.py"]);
+      expectCleanAfter(workspace, before, dataDir);
 
-    // The honest fix of calc.py (which the test imports by its subject's name) passes.
-    rmSync(join(workspace, "conftest.py"));
-    await shell(workspace, "sed -i 's/a - b/a + b/' calc.py");
-    const fixedBefore = snapshot(workspace);
-    green(await verifier.run(request(workspace, PYTEST)));
-    expectCleanAfter(workspace, fixedBefore, dataDir);
-  });
+      // The honest fix of calc.py (which the test imports by its subject's name) passes.
+      rmSync(join(workspace, "conftest.py"));
+      await shell(workspace, "sed -i 's/a - b/a + b/' calc.py");
+      const fixedBefore = snapshot(workspace);
+      green(await verifier.run(request(workspace, PYTEST)));
+      expectCleanAfter(workspace, fixedBefore, dataDir);
+    },
+  );
 
   it("the agent adds its own *.test.js that passes: removed before `node --test` runs", async () => {
     const workspace = makeRepo({
@@ -406,7 +412,21 @@ describe("without editable: what the baseline's tests load is protected", () => 
 
 // --- a Python project for pytest --------------------------------------------------------------
 
-const PYTEST = "python3 -m pytest -q -p no:cacheprovider";
+/**
+ * The Python that has pytest, named by its absolute path: the check's PATH leaves out folders
+ * under $HOME, where pyenv's shims are (src/task-verifier/check-path.ts).
+ */
+const PYTHON_WITH_PYTEST = (() => {
+  try {
+    return execFileSync("python3", ["-c", "import pytest, sys; print(sys.executable)"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+})();
+const PYTEST = `${PYTHON_WITH_PYTEST ?? "python3"} -m pytest -q -p no:cacheprovider`;
 const PATCHING_CONFTEST = "import calc\ncalc.add = lambda a, b: a + b\n";
 
 function pythonProject(): Record<string, string> {
