@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readlink } from "node:fs/promises";
 import { join } from "node:path";
-import { type GitRunner, splitNul } from "./git.ts";
+import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 
 export type Candidate = {
   patch: Buffer;
