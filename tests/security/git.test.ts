@@ -336,14 +336,16 @@ describe("redirection", () => {
     expect(snapshot(workspace)).toEqual(before);
   });
 
-  it("GIT_DIR and GIT_INDEX_FILE in pi-quests' environment do not point git elsewhere", async () => {
+  it("GIT_DIR, GIT_INDEX_FILE and GIT_OBJECT_DIRECTORY in pi-quests' environment do not point git elsewhere", async () => {
     const workspace = makeRepo(PROJECT);
     const baseline = head(workspace);
-    const decoy = makeRepo(PROJECT);
+    const decoy = makeRepo({ ...PROJECT, "decoy.txt": "another history\n" });
     write(workspace, "notes.txt", "dirty here\n");
-    const saved = { GIT_DIR: process.env.GIT_DIR, GIT_INDEX_FILE: process.env.GIT_INDEX_FILE };
+    const names = ["GIT_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY"] as const;
+    const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
     process.env.GIT_DIR = join(decoy, ".git");
     process.env.GIT_INDEX_FILE = join(decoy, ".git/index");
+    process.env.GIT_OBJECT_DIRECTORY = join(decoy, ".git/objects");
     try {
       const before = snapshot(workspace);
       expect(notPass(await gitCheck(workspace, baseline, { assert: "clean_tree" }))).toContain("notes.txt");
