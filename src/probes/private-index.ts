@@ -50,6 +50,8 @@ export type PrivateIndexOptions = {
   refresh?: "before" | "by-use" | "none";
   /** HEAD's commit when the caller already asked ("" before the first commit). */
   commit?: string;
+  /** The caller passes a runner from pinDrivers: the drivers are not read again. */
+  driversPinned?: boolean;
   timeoutMs?: number;
 };
 
@@ -92,7 +94,7 @@ async function build<T>(
 ): Promise<{ ok: true; value: T } | PrivateIndexFailure> {
   const file = join(indexFolder(), `${key.slice(0, 32)}.index`);
   const timing = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  const drivers = await pinDrivers(git, cwd, timing);
+  const drivers = options.driversPinned === true ? git : await pinDrivers(git, cwd, timing);
   const indexed = withEnv(drivers, { GIT_INDEX_FILE: file });
   const last = trusted.get(key);
   const found = digestOf(file);
@@ -133,7 +135,7 @@ async function build<T>(
     if (!refreshed.ok) return refreshed;
     const settled = await settle(indexed, workTree, tree.value, started, unchanged, file, timing);
     if (!settled.ok) return settled;
-    remember(key, file, commit);
+    remember(key, file, commit, settled.digest);
     return { ok: true, value: await use(indexed, { commit, tree: tree.value }) };
   }
   if (refresh === "none") {
@@ -144,7 +146,7 @@ async function build<T>(
   const value = await use(withEnv(indexed, { GIT_OPTIONAL_LOCKS: "1" }), { commit, tree: tree.value });
   const settled = await settle(indexed, workTree, tree.value, started, unchanged, file, timing);
   if (!settled.ok) return settled;
-  remember(key, file, commit);
+  remember(key, file, commit, settled.digest);
   return { ok: true, value };
 }
 
@@ -160,13 +162,13 @@ async function settle(
   unchanged: string | undefined,
   file: string,
   timing: { timeoutMs?: number },
-): Promise<{ ok: true } | PrivateIndexFailure> {
-  if (unchanged !== undefined && digestOf(file) === unchanged) return { ok: true };
+): Promise<{ ok: true; digest?: string } | PrivateIndexFailure> {
+  if (unchanged !== undefined && digestOf(file) === unchanged) return { ok: true, digest: unchanged };
   return forgetRecentStat(indexed, workTree, tree, started, timing);
 }
 
-function remember(key: string, file: string, commit: string): void {
-  const written = digestOf(file);
+function remember(key: string, file: string, commit: string, known?: string): void {
+  const written = known ?? digestOf(file);
   if (written !== undefined) trusted.set(key, { digest: written, commit });
 }
 

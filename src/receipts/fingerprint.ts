@@ -26,7 +26,7 @@ import { readdir, readFile, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import ignore, { type Ignore } from "ignore";
-import { createGitRunner, type GitRunner } from "../probes/git-runner.ts";
+import { createGitRunner, type GitRunner, pinDrivers } from "../probes/git-runner.ts";
 import { type IndexedTree, type PrivateIndexOptions, withPrivateIndex } from "../probes/private-index.ts";
 import type { Fingerprint } from "./schema.ts";
 
@@ -268,7 +268,11 @@ async function readGitignore(path: string): Promise<string> {
 
 async function fastOrFull(scan: Scan): Promise<{ fingerprint: Fingerprint; path: "fast" | "full" }> {
   const git = gitIn(scan);
-  const head = await git(["rev-parse", "--show-prefix", "--quiet", "--verify", "HEAD^{commit}"], [0, 1]);
+  // The repository's filter and diff drivers are read once for this fingerprint, meanwhile.
+  const [head, pinned] = await Promise.all([
+    git(["rev-parse", "--show-prefix", "--quiet", "--verify", "HEAD^{commit}"], [0, 1]),
+    pinDrivers(runner, scan.root, { timeoutMs: Math.max(1, remainingMs(scan)) }),
+  ]);
   // The workspace's folder in the repository ("" at the top, else ending in "/"), then HEAD's
   // commit, missing (exit code 1) before the first commit: then there is nothing to compare with.
   const [prefix = "", commit = ""] = head.toString("utf8").split("\n");
@@ -277,19 +281,21 @@ async function fastOrFull(scan: Scan): Promise<{ fingerprint: Fingerprint; path:
   // The stat cache git status relies on is pi-quests' private index, refreshed by pi-quests;
   // the runner forces the strict stat checks and no file-system monitor. Filters are no-ops and
   // line endings are not converted, so git compares the bytes.
-  const [tree, status, others, converted] = await inPrivateIndex(
+  const [unchanged, status, others, converted] = await inPrivateIndex(
     scan,
-    (indexed, listing) =>
-      Promise.all([
-        listing.tree,
+    (indexed, listing) => {
+      const files = headFiles(listing.tree, prefix);
+      return Promise.all([
+        files,
         indexed([...STATUS, "--", "."]),
         indexed([...UNTRACKED, "--", "."]),
-        convertedFiles(indexed, listing.tree, prefix),
-      ]),
-    { refresh: "by-use", commit },
+        convertedFiles(indexed, [...files.keys()]),
+      ]);
+    },
+    { refresh: "by-use", commit, driversPinned: true },
+    pinned,
   );
   checkTime(scan);
-  const unchanged = headFiles(tree, prefix);
   const reread = new Set<string>();
   for (const change of [...statusChanges(status), ...untrackedChanges(others)]) {
     const path = change.path.slice(prefix.length);
@@ -386,8 +392,7 @@ function afterFields(record: string, count: number): string {
  * HEAD's files below the workspace (workspace-relative) whose blob git may store with other bytes
  * than the disk's even when git status says nothing: a converting attribute is set for them.
  */
-async function convertedFiles(git: Git, tree: Buffer, prefix: string): Promise<string[]> {
-  const paths = [...headFiles(tree, prefix).keys()];
+async function convertedFiles(git: Git, paths: string[]): Promise<string[]> {
   if (paths.length === 0) return [];
   // `--all` prints only the attributes set for each path: usually nothing at all.
   const attributes = await git(["check-attr", "-z", "--stdin", "--all"], [0], `${paths.join("\0")}\0`);
@@ -549,6 +554,8 @@ type Git = (args: string[], okCodes?: number[], input?: string) => Promise<Buffe
 
 const runner = createGitRunner();
 
+const remainingMs = (scan: Scan) => scan.limits.milliseconds - (performance.now() - scan.started);
+
 function gitIn(scan: Scan, git: GitRunner = runner): Git {
   return async (args, okCodes = [0], input) => {
     checkTime(scan);
@@ -569,11 +576,12 @@ function gitIn(scan: Scan, git: GitRunner = runner): Git {
 async function inPrivateIndex<T>(
   scan: Scan,
   work: (git: Git, head: IndexedTree) => Promise<T>,
-  options: Pick<PrivateIndexOptions, "refresh" | "commit">,
+  options: Pick<PrivateIndexOptions, "refresh" | "commit" | "driversPinned">,
+  git: GitRunner = runner,
 ): Promise<T> {
-  const remaining = scan.limits.milliseconds - (performance.now() - scan.started);
+  const remaining = remainingMs(scan);
   const outcome = await withPrivateIndex(
-    runner,
+    git,
     scan.root,
     (indexed, head) => work(gitIn(scan, indexed), head),
     {
