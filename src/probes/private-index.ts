@@ -94,7 +94,9 @@ async function build<T>(
 ): Promise<{ ok: true; value: T } | PrivateIndexFailure> {
   const file = join(indexFolder(), `${key.slice(0, 32)}.index`);
   const timing = options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs };
-  const drivers = options.driversPinned === true ? git : await pinDrivers(git, cwd, timing);
+  // Listing files runs no driver (ls-files); a read-tree then reads them for itself.
+  const pinned = options.driversPinned === true || options.refresh === "none";
+  const drivers = pinned ? git : await pinDrivers(git, cwd, timing);
   const indexed = withEnv(drivers, { GIT_INDEX_FILE: file });
   const last = trusted.get(key);
   const found = digestOf(file);
