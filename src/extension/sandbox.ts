@@ -5,7 +5,7 @@
  */
 import { cp, readdir, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { execa } from "execa";
+import { createGitRunner } from "../probes/git-runner.ts";
 
 export type SandboxOutcome =
   | { ok: true; baseline: string }
@@ -32,13 +32,12 @@ export async function prepareSandbox(options: {
         `mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi, then /quest start ${questId}`,
     };
   }
-  const git = (args: string[]) =>
-    execa("git", args, {
-      cwd: workspace,
-      env: { ...options.env, GIT_TERMINAL_PROMPT: "0" },
-      extendEnv: options.env === undefined,
-      stdin: "ignore",
-    });
+  const run = createGitRunner(options.env ? { env: options.env } : {});
+  const git = async (args: string[], call: { userConfig?: boolean } = {}) => {
+    const result = await run(args, { cwd: workspace, ...call });
+    if (!result.ok) throw new Error(result.message);
+    return { stdout: result.stdout.toString("utf8") };
+  };
   const copied: string[] = [];
   try {
     for (const entry of await readdir(template)) {
@@ -51,7 +50,8 @@ export async function prepareSandbox(options: {
     }
     await git(["init", "--quiet"]);
     // The learner's commits need an author; a machine without one gets a local placeholder.
-    const email = await git(["config", "user.email"]).then(
+    // Only this question reads the user's own configuration: it runs no program.
+    const email = await git(["config", "user.email"], { userConfig: true }).then(
       (run) => run.stdout.trim(),
       () => "",
     );
@@ -65,8 +65,6 @@ export async function prepareSandbox(options: {
       `user.name=${IDENTITY.name}`,
       "-c",
       `user.email=${IDENTITY.email}`,
-      "-c",
-      "commit.gpgsign=false",
       "commit",
       "--quiet",
       "--no-verify",

@@ -91,7 +91,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         onIntegrityAlert: alerts.report,
       });
     },
-    // git (simple-git, execa) loads when a quest first needs it, not while Pi starts.
+    // git (execa) loads when a quest first needs it, not while Pi starts.
     async prepareSandbox(quest) {
       const { prepareSandbox } = await import("./sandbox.ts");
       return prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env });

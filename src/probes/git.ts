@@ -1,5 +1,9 @@
 /**
- * The real GitProbe: read-only questions about a learner's repository, asked through simple-git.
+ * The real GitProbe: read-only questions about a learner's repository, asked through the
+ * hardened git runner (git-runner.ts). Every question that compares the working tree with a
+ * commit reads pi-quests' private index (private-index.ts), never the learner's, and untracked
+ * files are those the committed `.gitignore` files do not ignore (not `.git/info/exclude`,
+ * which the agent can write without a trace).
  *
  * Nothing here writes to the repository, its index or its working tree, and no method throws:
  * every failure (no folder, not a repository, unknown revision, git missing) becomes
@@ -7,8 +11,9 @@
  */
 import { lstat, readFile, readlink } from "node:fs/promises";
 import path from "node:path";
-import { type SimpleGit, simpleGit } from "simple-git";
 import type { GitAnswer, GitProbe } from "../verifier/probes.ts";
+import { createGitRunner, type GitResult, type GitRunner } from "./git-runner.ts";
+import { withPrivateIndex } from "./private-index.ts";
 
 export type GitProbeOptions = {
   /** The git executable; `git` from PATH by default. */
@@ -18,14 +23,14 @@ export type GitProbeOptions = {
 /** diffSince keeps at most this much text, so one huge file cannot flood a report. */
 export const MAX_DIFF_BYTES = 4 * 1024 * 1024;
 
-/** A git call that prints nothing for this long is stuck (a hook, a lock, a network mount). */
+/** A git call that prints nothing for this long is stuck (a lock, a network mount). */
 const GIT_TIMEOUT_MS = 60_000;
 
 /** Git reads a blob as binary when its first 8000 bytes hold a NUL; the untracked files do the same. */
 const BINARY_SNIFF_BYTES = 8000;
 
-/** What the error plugin reports when git fails without a word on stderr (e.g. `rev-parse --quiet`). */
-const SILENT_FAILURE = "git failed silently";
+/** Untracked files: only the `.gitignore` files decide what is ignored. */
+const UNTRACKED = ["ls-files", "--others", "--exclude-per-directory=.gitignore", "--full-name", "-z"];
 
 /** Why a git call failed: `git` carries git's own words, the others have a fixed sentence. */
 type GitFailure = {
@@ -37,59 +42,48 @@ type GitRun = { ok: true; value: string } | GitFailure;
 
 export function createGitProbe(options: GitProbeOptions = {}): GitProbe {
   const binary = options.gitBinary ?? "git";
+  const runner = createGitRunner({ gitBinary: binary, timeoutMs: GIT_TIMEOUT_MS });
 
-  function open(cwd: string): { ok: true; git: SimpleGit } | GitFailure {
-    try {
-      const git = simpleGit({
-        baseDir: cwd,
-        binary,
-        // Non-ASCII file names as they are, not as octal escapes.
-        config: ["core.quotePath=false"],
-        allowEnvironment: ["GIT_OPTIONAL_LOCKS"],
-        timeout: { block: GIT_TIMEOUT_MS },
-        // simple-git only fails a call that wrote to stderr; a quiet non-zero exit is a failure too.
-        errors(error, result) {
-          if (error !== undefined || result.exitCode === 0) return error;
-          return new Error(SILENT_FAILURE);
-        },
-      });
-      return { ok: true, git: git.env(gitEnvironment()) };
-    } catch (error) {
-      return fail(cwd, error);
-    }
-  }
-
-  function fail(cwd: string, error: unknown, command = "call"): GitFailure {
-    const text = error instanceof Error ? error.message : String(error);
-    if (/directory that does not exist/.test(text)) {
+  function fail(cwd: string, result: Extract<GitResult, { ok: false }>, command = "call"): GitFailure {
+    if (result.kind === "no_folder") {
       return { ok: false, kind: "no_folder", message: `The folder ${cwd} does not exist.` };
     }
-    if (/ENOENT|EACCES/.test(text) && /spawn/.test(text)) {
+    if (result.kind === "no_git") {
       return { ok: false, kind: "no_git", message: `git could not be started (${binary}): is it installed?` };
     }
-    if (/custom binary/.test(text)) {
-      return { ok: false, kind: "no_git", message: `git could not be started: ${firstLine(text)}` };
-    }
-    if (/not a git repository/i.test(text)) {
-      return { ok: false, kind: "not_repo", message: `${cwd} is not inside a git repository.` };
-    }
-    if (text.includes(SILENT_FAILURE)) {
-      return { ok: false, kind: "silent", message: `git ${command} failed without saying why.` };
-    }
-    if (/timeout/i.test(text)) {
+    if (result.kind === "timeout") {
       return { ok: false, kind: "git", message: `git did not answer within ${GIT_TIMEOUT_MS / 1000} s.` };
     }
-    return { ok: false, kind: "git", message: `git ${command} failed: ${firstLine(text)}` };
+    if (/not a git repository/i.test(result.stderr) || /not inside a git repository/.test(result.message)) {
+      return { ok: false, kind: "not_repo", message: `${cwd} is not inside a git repository.` };
+    }
+    if (result.stderr === "") {
+      return { ok: false, kind: "silent", message: `git ${command} failed without saying why.` };
+    }
+    return { ok: false, kind: "git", message: `git ${command} failed: ${firstLine(result.stderr)}` };
   }
 
-  async function run(cwd: string, args: string[]): Promise<GitRun> {
-    const opened = open(cwd);
-    if (!opened.ok) return opened;
-    try {
-      return { ok: true, value: await opened.git.raw(args) };
-    } catch (error) {
-      return fail(cwd, error, args[0]);
-    }
+  async function runBytes(
+    git: GitRunner,
+    cwd: string,
+    args: string[],
+  ): Promise<{ ok: true; value: Buffer } | GitFailure> {
+    const result = await git(args, { cwd });
+    return result.ok ? { ok: true, value: result.stdout } : fail(cwd, result, args[0]);
+  }
+
+  async function run(cwd: string, args: string[], git: GitRunner = runner): Promise<GitRun> {
+    const result = await runBytes(git, cwd, args);
+    return result.ok ? { ok: true, value: result.value.toString("utf8") } : result;
+  }
+
+  /** Runs `ask` with git reading pi-quests' private index of the repository around `cwd`. */
+  async function indexed<T>(
+    cwd: string,
+    ask: (git: GitRunner) => Promise<T | GitFailure>,
+  ): Promise<T | GitFailure> {
+    const outcome = await withPrivateIndex(runner, cwd, ask, { timeoutMs: GIT_TIMEOUT_MS });
+    return outcome.ok ? outcome.value : fail(cwd, outcome, "read-tree");
   }
 
   /** The commit a baseline names, as a full object id: later calls use it, never the name. */
@@ -120,9 +114,20 @@ export function createGitProbe(options: GitProbeOptions = {}): GitProbe {
     },
 
     async changedPaths(cwd) {
-      const status = await run(cwd, ["status", "--porcelain=v1", "--untracked-files=all"]);
-      if (!status.ok) return answer(status);
-      return { ok: true, value: status.value.split("\n").filter((line) => line !== "") };
+      const listed = await indexed(cwd, async (git): Promise<GitRun> => {
+        const status = await run(cwd, ["status", "--porcelain=v1", "--untracked-files=no"], git);
+        if (!status.ok) return status;
+        const others = await run(cwd, [...UNTRACKED, "--", ":/"], git);
+        if (!others.ok) return others;
+        const untracked = others.value
+          .split("\0")
+          .filter((name) => name !== "")
+          .map((name) => `?? ${quotedPath(name)}`);
+        const lines = [...status.value.split("\n").filter((line) => line !== ""), ...untracked];
+        return { ok: true, value: lines.join("\n") };
+      });
+      if (!listed.ok) return answer(listed);
+      return { ok: true, value: listed.value.split("\n").filter((line) => line !== "") };
     },
 
     async branchExists(cwd, branch) {
@@ -150,32 +155,36 @@ export function createGitProbe(options: GitProbeOptions = {}): GitProbe {
 
       // Commits since the baseline and uncommitted tracked changes, in one baseline-to-working-tree diff.
       // The flags keep the text plain: no repository-configured diff program, textconv, color or renames.
-      const tracked = await run(cwd, [
-        "diff",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--no-color",
-        "--no-renames",
-        base.value,
-        "--",
-        pathspec,
-      ]);
-      if (!tracked.ok) return answer(tracked);
-      const untracked = await run(cwd, [
-        "ls-files",
-        "--others",
-        "--exclude-standard",
-        "--full-name",
-        "-z",
-        "--",
-        pathspec,
-      ]);
-      if (!untracked.ok) return answer(untracked);
+      const listed = await indexed(
+        cwd,
+        async (git): Promise<{ ok: true; value: [string, string] } | GitFailure> => {
+          const tracked = await run(
+            cwd,
+            [
+              "diff",
+              "--no-ext-diff",
+              "--no-textconv",
+              "--no-color",
+              "--no-renames",
+              base.value,
+              "--",
+              pathspec,
+            ],
+            git,
+          );
+          if (!tracked.ok) return tracked;
+          const untracked = await run(cwd, [...UNTRACKED, "--", pathspec], git);
+          if (!untracked.ok) return untracked;
+          return { ok: true, value: [tracked.value, untracked.value] };
+        },
+      );
+      if (!listed.ok) return answer(listed);
+      const [tracked, untracked] = listed.value;
 
       const text = new BoundedText(MAX_DIFF_BYTES);
-      text.add(tracked.value);
+      text.add(tracked);
       // An untracked folder with its own .git is listed as `name/`; its files are not ours to show.
-      const names = untracked.value.split("\0").filter((name) => name !== "" && !name.endsWith("/"));
+      const names = untracked.split("\0").filter((name) => name !== "" && !name.endsWith("/"));
       for (const name of names) {
         if (text.full) break;
         const section = await untrackedFileDiff(top.value.trim(), name, text.room);
@@ -209,15 +218,10 @@ export function createGitProbe(options: GitProbeOptions = {}): GitProbe {
       if (now === "missing") return { ok: true, value: "missing_now" };
       if (now === "different") return { ok: true, value: "different" };
 
-      const opened = open(cwd);
-      if (!opened.ok) return answer(opened);
-      try {
-        // A blob shows as its raw stored bytes: no textconv, no line-ending or smudge filters.
-        const then = await opened.git.showBuffer([entry.oid]);
-        return { ok: true, value: then.equals(now) ? "same" : "different" };
-      } catch (error) {
-        return answer(fail(cwd, error, "show"));
-      }
+      // A blob as its raw stored bytes (replace refs ignored): no textconv, line-ending or smudge filter.
+      const then = await runBytes(runner, cwd, ["cat-file", "blob", entry.oid]);
+      if (!then.ok) return answer(then);
+      return { ok: true, value: then.value.equals(now) ? "same" : "different" };
     },
   };
 }
@@ -227,19 +231,20 @@ function answer<T>(run: { ok: true; value: T } | GitFailure): GitAnswer<T> {
   return run.ok ? run : { ok: false, message: run.message };
 }
 
-/**
- * The environment of every git call. GIT_OPTIONAL_LOCKS=0 stops `git status` from refreshing the
- * index on disk. Inherited GIT_* variables (GIT_DIR, GIT_INDEX_FILE...) could point git at another
- * repository, and simple-git refuses editor, pager and askpass variables, so all of those are left out.
- * LC_ALL=C keeps git's messages in English, which `fail` recognizes.
- */
-function gitEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || /^(git_.*|editor|visual|pager|prefix|ssh_askpass)$/i.test(key)) continue;
-    env[key] = value;
-  }
-  return { ...env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
+/** A path as `git status --porcelain=v1` writes it: C-quoted when it holds a quote, backslash or control character. */
+function quotedPath(name: string): string {
+  const special = (char: string) => char === '"' || char === "\\" || char < " " || char === "\x7f";
+  if (![...name].some(special)) return name;
+  const escapes: Record<string, string> = { "\t": "\\t", "\n": "\\n", '"': '\\"', "\\": "\\\\" };
+  const body = [...name]
+    .map((char) => {
+      const code = char.charCodeAt(0);
+      return (
+        escapes[char] ?? (code < 0x20 || code === 0x7f ? `\\${code.toString(8).padStart(3, "0")}` : char)
+      );
+    })
+    .join("");
+  return `"${body}"`;
 }
 
 /** A workspace-relative path, normalized with `/`; absolute paths and `..` escapes are refused. */

@@ -25,8 +25,9 @@ import {
 import { readdir, readFile, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { execa } from "execa";
 import ignore, { type Ignore } from "ignore";
+import { createGitRunner, type GitRunner, pinDrivers } from "../probes/git-runner.ts";
+import { type IndexedTree, type PrivateIndexOptions, withPrivateIndex } from "../probes/private-index.ts";
 import type { Fingerprint } from "./schema.ts";
 
 export const GENERATED_FOLDERS = [
@@ -175,7 +176,9 @@ const isGenerated = (path: string) => path.split("/").some((segment) => GENERATE
 
 async function fullScan(scan: Scan): Promise<Fingerprint> {
   const git = gitIn(scan);
-  const listed = (await insideGitWorkTree(git)) ? await gitFiles(git) : await walk(scan);
+  const listed = (await insideGitWorkTree(git))
+    ? await inPrivateIndex(scan, gitFiles, { refresh: "none" })
+    : await walk(scan);
   const entries: Entry[] = [];
   await inSlices(scan, listed, (path) => {
     const entry = isGenerated(path) ? null : inspect(scan, path);
@@ -193,9 +196,15 @@ async function insideGitWorkTree(git: Git): Promise<boolean> {
   }
 }
 
-/** Tracked and untracked-not-ignored files, relative to the workspace. */
+/**
+ * HEAD's files and untracked files the `.gitignore` files keep, relative to the workspace, listed
+ * from pi-quests' private index: the learner's may hold entries HEAD has not, and
+ * `.git/info/exclude` or core.excludesFile are not the committed ignore rules.
+ */
 async function gitFiles(git: Git): Promise<string[]> {
-  const listed = splitNul(await git(["ls-files", "-z", "--cached", "--others", "--exclude-standard"]));
+  const listed = splitNul(
+    await git(["ls-files", "-z", "--cached", "--others", "--exclude-per-directory=.gitignore"]),
+  );
   // A conflicted file is listed once per stage; an untracked nested repository as `folder/`.
   return [...new Set(listed)].filter((path) => !path.endsWith("/"));
 }
@@ -259,46 +268,43 @@ async function readGitignore(path: string): Promise<string> {
 
 async function fastOrFull(scan: Scan): Promise<{ fingerprint: Fingerprint; path: "fast" | "full" }> {
   const git = gitIn(scan);
-  const [head, config] = await Promise.all([
+  // The repository's filter and diff drivers are read once for this fingerprint, meanwhile.
+  const [head, pinned] = await Promise.all([
     git(["rev-parse", "--show-prefix", "--quiet", "--verify", "HEAD^{commit}"], [0, 1]),
-    git(["config", "-z", "--get-regexp", "^(filter\\..*|core\\.autocrlf)$"], [0, 1]),
+    pinDrivers(runner, scan.root, { timeoutMs: Math.max(1, remainingMs(scan)) }),
   ]);
   // The workspace's folder in the repository ("" at the top, else ending in "/"), then HEAD's
-  // commit, missing (exit code 1) before the first commit.
+  // commit, missing (exit code 1) before the first commit: then there is nothing to compare with.
   const [prefix = "", commit = ""] = head.toString("utf8").split("\n");
-  // Without a commit there is nothing to compare with; with autocrlf, git's blob of an unchanged
-  // file may differ from its bytes on disk for any text file.
-  const settings = parseConfig(config);
-  if (commit === "" || settings.autocrlf) return { fingerprint: await fullScan(scan), path: "full" };
+  if (commit === "") return { fingerprint: await fullScan(scan), path: "full" };
 
-  // Filters are set to no-ops: git must compare the bytes, and run none of the repository's commands.
-  const quiet = settings.filters.flatMap((name) => [
-    ...["-c", `filter.${name}.clean=`, "-c", `filter.${name}.smudge=`, "-c", `filter.${name}.process=`],
-    ...["-c", `filter.${name}.required=false`],
-  ]);
-  const [tree, status, index] = await Promise.all([
-    // No `-l`: sizes from the object store would open every loose object; lstat is cheaper.
-    git(["ls-tree", "-r", "-z", "--full-tree", "HEAD"]),
-    git([...STRICT_STATUS, ...quiet, ...STATUS, "--", "."]),
-    indexFlags(git),
-  ]);
+  // The stat cache git status relies on is pi-quests' private index, refreshed by pi-quests;
+  // the runner forces the strict stat checks and no file-system monitor. Filters are no-ops and
+  // line endings are not converted, so git compares the bytes.
+  const [unchanged, status, others, converted] = await inPrivateIndex(
+    scan,
+    (indexed, listing) => {
+      const files = headFiles(listing.tree, prefix);
+      return Promise.all([
+        files,
+        indexed([...STATUS, "--", "."]),
+        indexed([...UNTRACKED, "--", "."]),
+        convertedFiles(indexed, [...files.keys()]),
+      ]);
+    },
+    { refresh: "by-use", commit, driversPinned: true },
+    pinned,
+  );
   checkTime(scan);
-
-  const unchanged = headFiles(tree, prefix);
   const reread = new Set<string>();
-  for (const change of statusChanges(status)) {
+  for (const change of [...statusChanges(status), ...untrackedChanges(others)]) {
     const path = change.path.slice(prefix.length);
     unchanged.delete(path);
     if (change.kept) reread.add(path);
   }
-  // Files git does not compare with the disk (skip-worktree, assume-unchanged) are read, listed
-  // by status or not (an intent-to-add entry marked skip-worktree is in neither list); and so are
-  // unchanged files whose blob may hold other bytes than the disk (attributes text, eol, filter...).
-  for (const path of index.unwatched) {
-    unchanged.delete(path);
-    reread.add(path);
-  }
-  for (const path of index.converted) if (unchanged.delete(path)) reread.add(path);
+  // Unchanged files whose blob may hold other bytes than the disk (attributes text, eol, filter...)
+  // are read. The private index has no skip-worktree, assume-unchanged or intent-to-add entry.
+  for (const path of converted) if (unchanged.delete(path)) reread.add(path);
 
   // An unchanged file's bytes are HEAD's blob: its size (for the limits) comes from the disk.
   // One that vanished or changed kind since status looked is read like a changed one.
@@ -321,27 +327,20 @@ async function fastOrFull(scan: Scan): Promise<{ fingerprint: Fingerprint; path:
   return { fingerprint: await finish(scan, entries), path: "fast" };
 }
 
-/** Status that looks at the executable bit and link-ness, and asks no file-system monitor. */
-const STRICT_STATUS = ["-c", "core.fileMode=true", "-c", "core.symlinks=true", "-c", "core.fsmonitor=false"];
+/** Tracked changes; untracked files come from UNTRACKED, which reads only the `.gitignore` files. */
 const STATUS = [
   "status",
   "--porcelain=v2",
   "-z",
-  "--untracked-files=all",
+  "--untracked-files=no",
   "--no-renames",
   "--ignore-submodules=all",
 ];
+const UNTRACKED = ["ls-files", "-z", "--others", "--exclude-per-directory=.gitignore", "--full-name"];
 
-function parseConfig(output: Buffer): { autocrlf: boolean; filters: string[] } {
-  let autocrlf = false;
-  const filters = new Set<string>();
-  for (const record of splitNul(output)) {
-    const [key = "", value = ""] = record.split("\n");
-    if (key === "core.autocrlf") autocrlf = !["false", "no", "off", "0", ""].includes(value.toLowerCase());
-    const filter = /^filter\.(.+)\.[^.]+$/.exec(key)?.[1];
-    if (filter) filters.add(filter);
-  }
-  return { autocrlf, filters: [...filters] };
+/** Untracked files (repository-relative) are members. */
+function* untrackedChanges(others: Buffer): Generator<{ path: string; kept: boolean }> {
+  for (const path of splitNul(others)) yield { path, kept: true };
 }
 
 /** HEAD's files below `prefix` (the workspace), by workspace-relative path; gitlinks left out. */
@@ -390,19 +389,11 @@ function afterFields(record: string, count: number): string {
 }
 
 /**
- * Index entries (workspace-relative) the fast path cannot take from HEAD's listing even when git
- * status says nothing: `unwatched`, git does not look at them on disk (skip-worktree, as in a
- * sparse checkout, or assume-unchanged); `converted`, git may store other bytes than the disk's.
+ * HEAD's files below the workspace (workspace-relative) whose blob git may store with other bytes
+ * than the disk's even when git status says nothing: a converting attribute is set for them.
  */
-async function indexFlags(git: Git): Promise<{ unwatched: string[]; converted: string[] }> {
-  const unwatched: string[] = [];
-  const paths: string[] = [];
-  // `H path` for an ordinary entry; another tag (S, lowercase...) for the rest.
-  for (const record of splitNul(await git(["ls-files", "-z", "-v"]))) {
-    paths.push(record.slice(2));
-    if (!record.startsWith("H ")) unwatched.push(record.slice(2));
-  }
-  if (paths.length === 0) return { unwatched, converted: [] };
+async function convertedFiles(git: Git, paths: string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
   // `--all` prints only the attributes set for each path: usually nothing at all.
   const attributes = await git(["check-attr", "-z", "--stdin", "--all"], [0], `${paths.join("\0")}\0`);
   const converted = new Set<string>();
@@ -411,7 +402,7 @@ async function indexFlags(git: Git): Promise<{ unwatched: string[]; converted: s
     const [path = "", attribute = "", value = ""] = fields.slice(i, i + 3);
     if (CONVERTING.has(attribute) && !(value === "unset" && NOT_TEXT.has(attribute))) converted.add(path);
   }
-  return { unwatched, converted: [...converted] };
+  return [...converted];
 }
 
 /** Attributes that change the bytes between disk and blob, when set; `-text`/`-crlf` mean binary. */
@@ -556,53 +547,51 @@ async function inSlices<T>(scan: Scan, items: readonly T[], work: (item: T) => v
 }
 
 // ---------------------------------------------------------------------------------------------
-// Git, read-only: GIT_OPTIONAL_LOCKS=0 keeps even `status` from rewriting the learner's index.
+// Git, through pi-quests' hardened runner: read-only for the learner's repository.
 
 /** Runs git in the workspace; throws GitFailed on an exit code not in `okCodes`. */
 type Git = (args: string[], okCodes?: number[], input?: string) => Promise<Buffer>;
 
-/** Variables a learner's shell may set that would point git somewhere else. */
-const REDIRECTING_VARIABLES = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_COMMON_DIR",
-];
+const runner = createGitRunner();
 
-function gitIn(scan: Scan): Git {
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of REDIRECTING_VARIABLES) env[name] = undefined;
+const remainingMs = (scan: Scan) => scan.limits.milliseconds - (performance.now() - scan.started);
+
+function gitIn(scan: Scan, git: GitRunner = runner): Git {
   return async (args, okCodes = [0], input) => {
     checkTime(scan);
     const remaining = scan.limits.milliseconds - (performance.now() - scan.started);
-    const result = await execa(
-      "git",
-      ["-c", "core.hooksPath=/dev/null", "-c", "core.quotePath=false", ...args],
-      {
-        cwd: scan.root,
-        input,
-        encoding: "buffer",
-        env: { ...env, GIT_OPTIONAL_LOCKS: "0", GIT_TERMINAL_PROMPT: "0", LC_ALL: "C" },
-        extendEnv: false,
-        reject: false,
-        stripFinalNewline: false,
-        maxBuffer: 512 * 1024 * 1024,
-        timeout: Math.max(1, Math.ceil(remaining)),
-      },
-    );
-    if (result.timedOut) checkTime(scan);
-    if (result.exitCode !== undefined && okCodes.includes(result.exitCode)) return Buffer.from(result.stdout);
-    const stderr = Buffer.from(result.stderr ?? new Uint8Array())
-      .toString("utf8")
-      .trim();
-    throw new GitFailed(
-      `git ${args
-        .filter((arg) => !arg.includes("="))
-        .slice(0, 2)
-        .join(" ")} failed: ${stderr.split("\n").at(-1) || result.shortMessage}`,
-    );
+    const result = await git(args, {
+      cwd: scan.root,
+      ...(input === undefined ? {} : { input }),
+      okExitCodes: okCodes,
+      timeoutMs: remaining,
+    });
+    if (result.ok) return result.stdout;
+    if (result.kind === "timeout") checkTime(scan);
+    throw new GitFailed(result.message);
   };
+}
+
+/** Runs `work` with git reading pi-quests' private index of the workspace's repository. */
+async function inPrivateIndex<T>(
+  scan: Scan,
+  work: (git: Git, head: IndexedTree) => Promise<T>,
+  options: Pick<PrivateIndexOptions, "refresh" | "commit" | "driversPinned">,
+  git: GitRunner = runner,
+): Promise<T> {
+  const remaining = remainingMs(scan);
+  const outcome = await withPrivateIndex(
+    git,
+    scan.root,
+    (indexed, head) => work(gitIn(scan, indexed), head),
+    {
+      ...options,
+      timeoutMs: Math.max(1, remaining),
+    },
+  );
+  if (outcome.ok) return outcome.value;
+  if (outcome.kind === "timeout") checkTime(scan);
+  throw new GitFailed(outcome.message);
 }
 
 function splitNul(output: Buffer): string[] {

@@ -5,7 +5,7 @@
  * a bound is simply not followed, and its imports stay unprotected by this rule.
  */
 import { posix } from "node:path";
-import { type GitRunner, splitNul } from "./git.ts";
+import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 
 export const MAX_FOLLOWED_FILE_BYTES = 256 * 1024;
 export const MAX_FOLLOWED_FILES = 5000;

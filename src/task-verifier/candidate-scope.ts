@@ -5,7 +5,7 @@
  * paths before the patch is taken keeps the patch's sha256 covering exactly what is applied.
  */
 import { globMatcher } from "../core/glob.ts";
-import { type GitRunner, splitNul } from "./git.ts";
+import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 
 /** Repository-relative path → whether the candidate's change to it is applied. */
 export type CandidateScope = (path: string) => boolean;

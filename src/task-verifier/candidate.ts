@@ -7,9 +7,9 @@
 import { createHash } from "node:crypto";
 import { lstat, readlink } from "node:fs/promises";
 import { join } from "node:path";
+import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 import { inGeneratedFolder } from "../receipts/fingerprint.ts";
 import { type CandidateScope, splitByScope } from "./candidate-scope.ts";
-import { type GitRunner, splitNul } from "./git.ts";
 import { patchSections } from "./patch-sections.ts";
 
 export type Candidate = {

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { type BigIntStats, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { join, posix } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createGitRunner, splitNul } from "./git.ts";
+import { createGitRunner, splitNul } from "../probes/git-runner.ts";
 import { NODE_MODULES_CACHES } from "./prepare.ts";
 
 export type DependencyPin =

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { chmod, lstat, mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
-import { type GitRunner, splitNul } from "./git.ts";
+import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 import { PROTECTED_MANIFEST_KEYS, type ProtectionPlan } from "./protected-paths.ts";
 
 export type Preparation = {

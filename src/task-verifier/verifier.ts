@@ -10,6 +10,8 @@ import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import type { CommandCheck } from "../core/checks.ts";
 import type { IsolationEvidence } from "../core/results.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
+import { createGitRunner, type GitRunner, splitNul } from "../probes/git-runner.ts";
+import { withPrivateIndex } from "../probes/private-index.ts";
 import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
 import { isInside } from "../verifier/paths.ts";
 import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
@@ -19,7 +21,6 @@ import { editableScope } from "./candidate-scope.ts";
 import { checkPath } from "./check-path.ts";
 import { type DependencyPin, dependencyDrift } from "./dependencies.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
-import { createGitRunner, type GitRunner, neutralFilterOptions, splitNul, withOptions } from "./git.ts";
 import { acquireWorkspaceLock, DEFAULT_STALE_MS, DEFAULT_WAIT_MS, type LockOptions } from "./lock.ts";
 import { cleanupIncomplete, recordPendingRemoval, settlePendingRemovals } from "./pending-removal.ts";
 import { applyCandidate, protect } from "./prepare.ts";
@@ -318,15 +319,7 @@ export async function createTaskVerifier(
       // A run that failed to clean up while this one waited for the lock stops this one too.
       const refusedNow = stopped();
       if (refusedNow) return refusedNow;
-      // Filters are read now, not at construction: the agent may have added one since.
-      const safeGit = withOptions(git, await neutralFilterOptions(git, repositoryRoot));
-      const outcome = await runLocked(
-        safeGit,
-        request,
-        cwdInRepository.split(sep).join("/"),
-        tools,
-        unavailable,
-      );
+      const outcome = await runLocked(git, request, cwdInRepository.split(sep).join("/"), tools, unavailable);
       const lost = lock.lost();
       if (lost) {
         return unavailable(
@@ -354,7 +347,11 @@ export async function createTaskVerifier(
     const scope = request.editable
       ? editableScope(request.editable, relative(repositoryRoot, workspace).split(sep).join("/"))
       : undefined;
-    const captured = await captureCandidate(git, repositoryRoot, baseline, scope);
+    // The candidate compares the disk with the baseline through an index pi-quests built.
+    const indexed = await withPrivateIndex(git, repositoryRoot, (own) =>
+      captureCandidate(own, repositoryRoot, baseline, scope),
+    );
+    const captured = indexed.ok ? indexed.value : indexed;
     if (!captured.ok) return unavailable(`could not take the candidate's changes: ${captured.message}`);
     const { candidate } = captured;
 
