@@ -43,22 +43,9 @@ export async function splitByScope(
   untracked: readonly string[],
   inScope: CandidateScope,
 ): Promise<{ ok: true; paths: ScopedPaths } | { ok: false; message: string }> {
-  const changed = await git(
-    [
-      "-c",
-      "diff.autoRefreshIndex=false",
-      "diff",
-      "--name-only",
-      "-z",
-      "--no-renames",
-      "--no-ext-diff",
-      baseline,
-      "--",
-    ],
-    {
-      cwd: workspace,
-    },
-  );
+  const changed = await git(["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", baseline, "--"], {
+    cwd: workspace,
+  });
   if (!changed.ok) return changed;
   const tracked = splitNul(changed.stdout);
   const leftOut = [...tracked, ...untracked].filter((path) => !inScope(path));

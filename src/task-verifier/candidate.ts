@@ -64,12 +64,9 @@ export async function captureCandidate(
   const paths: string[] = [];
   const generatedLeftOut: string[] = [];
   if (!scope || pathspecs.length > 0) {
-    // Not even git's stat cache: without this, a file rewritten with the same bytes makes `git diff`
-    // rewrite the learner's index (GIT_OPTIONAL_LOCKS does not stop it).
-    const tracked = await git(
-      ["-c", "diff.autoRefreshIndex=false", "diff", ...DIFF_OPTIONS, baseline, "--", ...pathspecs],
-      { cwd: workspace },
-    );
+    // `git` reads through pi-quests' private index (the verifier's withPrivateIndex): the stat
+    // refresh git's diff makes lands there, never in the learner's index.
+    const tracked = await git(["diff", ...DIFF_OPTIONS, baseline, "--", ...pathspecs], { cwd: workspace });
     if (!tracked.ok) return tracked;
     const sections = patchSections(tracked.stdout);
     if (!sections.ok) return sections;

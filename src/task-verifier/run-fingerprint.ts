@@ -33,19 +33,30 @@ export async function readBaselineListing(
   return { ok: true, listing };
 }
 
-/** The run's fingerprint: the baseline's entries, each path the patch changed as the worktree has it now. */
+/**
+ * The run's fingerprint: the baseline's entries, each path the patch changed as the worktree has
+ * it now. Paths `editable` left out are taken as the learner's files have them: the run never saw
+ * them, so they cannot have swayed its verdict, and without them an unrelated edit (a README)
+ * would keep the receipt from ever matching the workspace again.
+ */
 export async function fingerprintRun(
   worktree: string,
   baseline: BaselineListing,
   changed: readonly string[],
+  leftOut: { repository: string; paths: readonly string[] } = { repository: worktree, paths: [] },
 ): Promise<RunFingerprint> {
   try {
     const root = await realpath(worktree);
     const files = new Map(baseline);
-    for (const path of changed) {
-      const file = await readChanged(root, path);
+    const take = async (from: string, path: string) => {
+      const file = await readChanged(from, path);
       if (file) files.set(path, file);
       else files.delete(path);
+    };
+    for (const path of changed) await take(root, path);
+    if (leftOut.paths.length > 0) {
+      const repository = await realpath(leftOut.repository);
+      for (const path of leftOut.paths) await take(repository, path);
     }
     const taken = fingerprintOfListing(files.values());
     return taken.ok ? { ok: true, ...taken.fingerprint } : { ok: false, reason: taken.reason };

@@ -482,7 +482,10 @@ export async function createTaskVerifier(
       // Before anything is restored: exactly the files the candidate gave the run.
       const listing = await baselineListing();
       verification.fingerprint = listing.ok
-        ? await fingerprintRun(worktree, listing.listing, candidate.paths)
+        ? await fingerprintRun(worktree, listing.listing, candidate.paths, {
+            repository: repositoryRoot,
+            paths: candidate.leftOut ?? [],
+          })
         : { ok: false, reason: `cannot list the baseline's files: ${listing.message}` };
       if (!baselineTexts) {
         const texts = await readBaselineTexts(git, repositoryRoot, baseline);
