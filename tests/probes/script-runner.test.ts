@@ -108,7 +108,14 @@ describe("bashCheck", () => {
 
   it("is not held open by a background child that keeps the output pipes", async () => {
     const started = Date.now();
-    const outcome = finished(await run(`sh -c '${SELF}; echo $self; exec sleep 30' &`));
+    // The child says who it is before the script exits: in a PID namespace the script's exit
+    // kills it at once, possibly before it could have printed.
+    const content = `
+      sh -c '${SELF}; echo $self > started; exec sleep 30' &
+      until [ -s started ]; do sleep 0.05; done
+      cat started
+    `;
+    const outcome = finished(await run(content));
     // Generous: only a hang until the child's 30 s would break this.
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(outcome.passed).toBe(true);
