@@ -21,6 +21,7 @@ import { editableScope } from "./candidate-scope.ts";
 import { checkPath } from "./check-path.ts";
 import { type DependencyPin, dependencyDrift } from "./dependencies.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
+import { changedGivenFiles, checkedOutIntact, recordGivenFiles } from "./given-files.ts";
 import { acquireWorkspaceLock, DEFAULT_STALE_MS, DEFAULT_WAIT_MS, type LockOptions } from "./lock.ts";
 import { cleanupIncomplete, recordPendingRemoval, settlePendingRemovals } from "./pending-removal.ts";
 import { applyCandidate, protect } from "./prepare.ts";
@@ -35,6 +36,10 @@ import {
   removeWorktree,
   stopMarkedProcesses,
 } from "./worktree.ts";
+
+/** A few paths for a sentence: the first five, and how many more. */
+const listSome = (paths: readonly string[]) =>
+  paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
 
 export type PinnedCheck = { questId: string; check: CommandCheck };
 
@@ -473,6 +478,13 @@ export async function createTaskVerifier(
     return { ...outcome, verification };
 
     async function prepareAndRun(): Promise<ScriptOutcome> {
+      // What git checked out is what git recorded in the worktree's index as it wrote each file:
+      // a file written over since (a background process that found the worktree) differs from it.
+      const intact = await checkedOutIntact(git, worktree, baseline);
+      if (!intact.ok) return unavailable(intact.message, verification);
+      // From here on, only the paths the verifier writes itself (the patch, the restores) may
+      // differ when the check starts.
+      const checkedOut = recordGivenFiles(worktree);
       const applied = await applyCandidate(git, worktree, patchFile, candidate.sha256);
       if (!applied.ok)
         return unavailable(
@@ -520,7 +532,20 @@ export async function createTaskVerifier(
       verification.restored = prepared.value.restored;
       verification.manifestsMerged = prepared.value.manifestsMerged;
       verification.removedConfigs = prepared.value.removedConfigs;
-      return runScript({
+      const written = new Set([
+        ...candidate.paths,
+        ...prepared.value.restored,
+        ...prepared.value.manifestsMerged,
+        ...prepared.value.removedConfigs,
+      ]);
+      const tampered = changedGivenFiles(worktree, checkedOut).filter((path) => !written.has(path));
+      if (tampered.length > 0)
+        return unavailable(
+          `files of the verifier's worktree changed after git checked them out and before the check ran (${listSome(tampered)}), and pi-quests did not change them; the check did not run on them`,
+          verification,
+        );
+      const given = recordGivenFiles(worktree);
+      const ran = await runScript({
         script: `${request.questId}/${request.checkId}`,
         content: request.content,
         cwd: join(worktree, cwd),
@@ -531,6 +556,16 @@ export async function createTaskVerifier(
           [RUN_VARIABLE]: runDir,
         },
       });
+      const touched = changedGivenFiles(worktree, given);
+      if (touched.length === 0) return ran;
+      return {
+        ...unavailable(
+          `files pi-quests gave the check changed while it ran (${listSome(touched)}), by the check itself or by another process; the run may have judged other files than the candidate's, so its result is not used`,
+          verification,
+        ),
+        report: ran.report,
+        truncated: ran.truncated,
+      };
     }
   };
 
