@@ -70,7 +70,9 @@ describe("the verifier's worktree written by another process", () => {
     leaveAttacker(dataDir, "test/add.test.js");
     const outcome = await verifier.run(request(workspace, "sleep 0.5; node test/add.test.js"));
     // Before the check starts or while it runs, whichever the attacker hit: never a pass.
-    expect(notPass(outcome)).toMatch(/changed (right after git checked them out|after git checked them out and before the check ran|while it ran) \(src\/add\.js/);
+    expect(notPass(outcome)).toMatch(
+      /changed (right after git checked them out|after git checked them out and before the check ran|while it ran) \(src\/add\.js/,
+    );
     expectCleanAfter(workspace, before, dataDir);
   });
 
