@@ -116,6 +116,11 @@ describe("pi install of the pi-quests package folder", () => {
         baseDir: pkg,
       },
     });
+    // The first evaluation loads the engine through Pi's loader, uncached here: wait for its
+    // result rather than for a quiet moment, which a slow machine can have before it.
+    await rpc.waitFor(
+      (line) => line.method === "setWidget" && String(line.widgetLines).includes("✗ You sent Pi a message"),
+    );
     await rpc.settled();
     expect(rpc.hud()).toEqual({
       widget: [
