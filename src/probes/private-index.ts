@@ -138,7 +138,15 @@ async function build<T>(
     const settled = await settle(indexed, workTree, tree.value, started, unchanged, file, timing);
     if (!settled.ok) return settled;
     remember(key, file, commit, settled.digest);
-    return { ok: true, value: await use(indexed, { commit, tree: tree.value }) };
+    const ready = trusted.get(key)?.digest;
+    const value = await use(indexed, { commit, tree: tree.value });
+    // `git diff` writes the stat data it refreshed into this index (GIT_OPTIONAL_LOCKS does not
+    // stop it): pi-quests' own write, settled like the refresh, so the next call keeps the index
+    // instead of building it again and hashing every file.
+    const after = await settle(indexed, workTree, tree.value, started, ready, file, timing);
+    if (after.ok) remember(key, file, commit, after.digest);
+    else trusted.delete(key);
+    return { ok: true, value };
   }
   if (refresh === "none") {
     remember(key, file, commit);

@@ -37,19 +37,16 @@ export function recordGivenFiles(worktree: string): GivenFiles {
   return given;
 }
 
+/** The files of `before` that changed or went away in `after`, sorted. */
+export function compareGivenFiles(before: GivenFiles, after: GivenFiles): string[] {
+  const changed: string[] = [];
+  for (const [path, identity] of before) if (after.get(path) !== identity) changed.push(path);
+  return changed.sort();
+}
+
 /** The given files that changed or went away since `given` was recorded, sorted. */
 export function changedGivenFiles(worktree: string, given: GivenFiles): string[] {
-  const changed: string[] = [];
-  for (const [path, before] of given) {
-    let now: string | undefined;
-    try {
-      now = identity(lstatSync(join(worktree, path), { bigint: true }));
-    } catch {
-      now = undefined;
-    }
-    if (now !== before) changed.push(path);
-  }
-  return changed.sort();
+  return compareGivenFiles(given, recordGivenFiles(worktree));
 }
 
 /**

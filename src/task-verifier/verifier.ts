@@ -10,7 +10,7 @@ import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
 import type { CommandCheck } from "../core/checks.ts";
 import type { IsolationEvidence } from "../core/results.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
-import { createGitRunner, type GitRunner, splitNul } from "../probes/git-runner.ts";
+import { createGitRunner, type GitRunner, pinDrivers, splitNul } from "../probes/git-runner.ts";
 import { withPrivateIndex } from "../probes/private-index.ts";
 import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
 import { isInside } from "../verifier/paths.ts";
@@ -21,7 +21,7 @@ import { editableScope } from "./candidate-scope.ts";
 import { checkPath } from "./check-path.ts";
 import { type DependencyPin, dependencyDrift } from "./dependencies.ts";
 import { writeAtomically, writeJson } from "./evidence.ts";
-import { changedGivenFiles, checkedOutIntact, recordGivenFiles } from "./given-files.ts";
+import { changedGivenFiles, checkedOutIntact, compareGivenFiles, recordGivenFiles } from "./given-files.ts";
 import { acquireWorkspaceLock, DEFAULT_STALE_MS, DEFAULT_WAIT_MS, type LockOptions } from "./lock.ts";
 import { cleanupIncomplete, recordPendingRemoval, settlePendingRemovals } from "./pending-removal.ts";
 import { applyCandidate, protect } from "./prepare.ts";
@@ -324,7 +324,16 @@ export async function createTaskVerifier(
       // A run that failed to clean up while this one waited for the lock stops this one too.
       const refusedNow = stopped();
       if (refusedNow) return refusedNow;
-      const outcome = await runLocked(git, request, cwdInRepository.split(sep).join("/"), tools, unavailable);
+      // Drivers are read once a run (the agent may have added one since the last): every git call
+      // of this run makes them no-ops without reading the configuration again.
+      const runGit = await pinDrivers(git, repositoryRoot);
+      const outcome = await runLocked(
+        runGit,
+        request,
+        cwdInRepository.split(sep).join("/"),
+        tools,
+        unavailable,
+      );
       const lost = lock.lost();
       if (lost) {
         return unavailable(
@@ -353,8 +362,11 @@ export async function createTaskVerifier(
       ? editableScope(request.editable, relative(repositoryRoot, workspace).split(sep).join("/"))
       : undefined;
     // The candidate compares the disk with the baseline through an index pi-quests built.
-    const indexed = await withPrivateIndex(git, repositoryRoot, (own) =>
-      captureCandidate(own, repositoryRoot, baseline, scope),
+    const indexed = await withPrivateIndex(
+      git,
+      repositoryRoot,
+      (own) => captureCandidate(own, repositoryRoot, baseline, scope),
+      { driversPinned: true },
     );
     const captured = indexed.ok ? indexed.value : indexed;
     if (!captured.ok) return unavailable(`could not take the candidate's changes: ${captured.message}`);
@@ -480,11 +492,12 @@ export async function createTaskVerifier(
     async function prepareAndRun(): Promise<ScriptOutcome> {
       // What git checked out is what git recorded in the worktree's index as it wrote each file:
       // a file written over since (a background process that found the worktree) differs from it.
+      // Recorded first, compared with git's record next: a write on either side of the record is
+      // caught by one of the two. From here on, only the paths the verifier writes itself (the
+      // patch, the restores) may differ when the check starts.
+      const checkedOut = recordGivenFiles(worktree);
       const intact = await checkedOutIntact(git, worktree, baseline);
       if (!intact.ok) return unavailable(intact.message, verification);
-      // From here on, only the paths the verifier writes itself (the patch, the restores) may
-      // differ when the check starts.
-      const checkedOut = recordGivenFiles(worktree);
       const applied = await applyCandidate(git, worktree, patchFile, candidate.sha256);
       if (!applied.ok)
         return unavailable(
@@ -538,13 +551,15 @@ export async function createTaskVerifier(
         ...prepared.value.manifestsMerged,
         ...prepared.value.removedConfigs,
       ]);
-      const tampered = changedGivenFiles(worktree, checkedOut).filter((path) => !written.has(path));
+      // One record serves both comparisons: what changed since the checkout, and (after the run)
+      // what changed while the check ran; no write can fall between two records.
+      const given = recordGivenFiles(worktree);
+      const tampered = compareGivenFiles(checkedOut, given).filter((path) => !written.has(path));
       if (tampered.length > 0)
         return unavailable(
           `files of the verifier's worktree changed after git checked them out and before the check ran (${listSome(tampered)}), and pi-quests did not change them; the check did not run on them`,
           verification,
         );
-      const given = recordGivenFiles(worktree);
       const ran = await runScript({
         script: `${request.questId}/${request.checkId}`,
         content: request.content,

@@ -1,0 +1,93 @@
+/**
+ * `node bench/against.ts REV`: what a change costs the verifier and receipts, measured side by
+ * side with another commit in one run. REV's tree is checked out in a temporary worktree (this
+ * checkout's node_modules linked in, or its own installed when the lock files differ), and the same benchmarks of both trees run in turns, A B B A,
+ * so load on the machine falls on both alike. Each figure is the mean of a tree's two medians;
+ * the ratio is this tree's figure over REV's.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { ms } from "./measure.ts";
+
+const revision = process.argv[2];
+if (!revision) {
+  process.stderr.write("usage: node bench/against.ts REV   (a commit to compare this tree with)\n");
+  process.exit(3);
+}
+const here = resolve(import.meta.dirname, "..");
+const other = join(mkdtempSync(join(tmpdir(), "pi-quests-against-")), "tree");
+execFileSync("git", ["worktree", "add", "--detach", "--quiet", other, revision], { cwd: here });
+// The same dependencies: linked. Others (a dependency added or dropped since): installed there.
+const sameLock =
+  readFileSync(join(here, "package-lock.json"), "utf8") ===
+  readFileSync(join(other, "package-lock.json"), "utf8");
+if (sameLock) symlinkSync(join(here, "node_modules"), join(other, "node_modules"));
+else
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: other,
+    stdio: "inherit",
+  });
+
+type Figure = { name: string; median: number };
+type Tree = { label: string; root: string };
+
+/** One pass of the benchmarks of `tree`, as named medians (ms). */
+async function pass(tree: Tree, base: string): Promise<Figure[]> {
+  const verifier = await import(join(tree.root, "bench/task-verifier.ts"));
+  const fingerprint = await import(join(tree.root, "bench/fingerprint.ts"));
+  const receipts = await import(join(tree.root, "bench/receipts.ts"));
+  const figures: Figure[] = [];
+  const cases = [
+    { files: 100, label: "no-op", content: "true", runs: 15 },
+    { files: 10_000, label: "no-op", content: "true", runs: 7 },
+  ];
+  for (const row of await verifier.benchTaskVerifier(join(base, "verifier"), cases)) {
+    figures.push({
+      name: `verifier overhead, ${row.files} files (ms)`,
+      median: row.isolated.median - row.direct.median,
+    });
+  }
+  for (const row of await fingerprint.benchFingerprint(join(base, "fingerprint"))) {
+    figures.push({ name: `fingerprint ${row.path}, ${row.objects} objects (ms)`, median: row.timing.median });
+  }
+  for (const row of await receipts.benchReceipts(join(base, "receipts"))) {
+    figures.push({
+      name: `unchanged re-evaluation from the receipt, ${row.files} files (ms)`,
+      median: row.reused.median,
+    });
+  }
+  return figures;
+}
+
+const trees: Tree[] = [
+  { label: revision, root: other },
+  { label: "this tree", root: here },
+];
+const base = join(homedir(), ".cache", "pi-quests-against");
+const results = new Map<string, Figure[][]>();
+try {
+  for (const tree of [trees[0], trees[1], trees[1], trees[0]] as Tree[]) {
+    process.stderr.write(`measuring ${tree.label}…\n`);
+    const figures = await pass(tree, base);
+    results.set(tree.label, [...(results.get(tree.label) ?? []), figures]);
+    rmSync(base, { recursive: true, force: true });
+  }
+} finally {
+  rmSync(base, { recursive: true, force: true });
+  execFileSync("git", ["worktree", "remove", "--force", other], { cwd: here });
+}
+
+const mean = (label: string, name: string) => {
+  const medians = (results.get(label) ?? []).map((figures) => figures.find((f) => f.name === name)?.median);
+  const found = medians.filter((value): value is number => value !== undefined);
+  return found.reduce((sum, value) => sum + value, 0) / found.length;
+};
+const names = (results.get("this tree") ?? [])[0]?.map((figure) => figure.name) ?? [];
+process.stdout.write(`| figure | ${revision} | this tree | ratio |\n|---|---:|---:|---:|\n`);
+for (const name of names) {
+  const before = mean(revision, name);
+  const after = mean("this tree", name);
+  process.stdout.write(`| ${name} | ${ms(before)} | ${ms(after)} | ${(after / before).toFixed(2)} |\n`);
+}
