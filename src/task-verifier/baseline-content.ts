@@ -6,6 +6,7 @@
  */
 import { posix } from "node:path";
 import { type GitRunner, splitNul } from "../probes/git-runner.ts";
+import { readBlobs } from "./blobs.ts";
 
 export const MAX_FOLLOWED_FILE_BYTES = 256 * 1024;
 export const MAX_FOLLOWED_FILES = 5000;
@@ -35,24 +36,10 @@ export async function readBaselineTexts(
     wanted.push({ id, path });
     total += bytes;
   }
+  const read = await readBlobs(git, repository, wanted);
+  if (!read.ok) return read;
   const texts = new Map<string, string>();
-  if (wanted.length === 0) return { ok: true, texts };
-  const batch = await git(["cat-file", "--batch"], {
-    cwd: repository,
-    input: Buffer.from(`${wanted.map((entry) => entry.id).join("\n")}\n`),
-  });
-  if (!batch.ok) return batch;
-  let offset = 0;
-  for (const entry of wanted) {
-    const headerEnd = batch.stdout.indexOf(10, offset);
-    if (headerEnd === -1) break;
-    const header = batch.stdout.subarray(offset, headerEnd).toString("utf8").split(" ");
-    const size = Number(header[2]);
-    if (header[0] !== entry.id || header[1] !== "blob" || !Number.isSafeInteger(size))
-      return { ok: false, message: `git cat-file gave no blob for ${entry.path} at the baseline` };
-    const content = batch.stdout.subarray(headerEnd + 1, headerEnd + 1 + size);
-    offset = headerEnd + 1 + size + 1;
+  for (const { entry, content } of read.blobs)
     if (!content.includes(0)) texts.set(entry.path, content.toString("utf8"));
-  }
   return { ok: true, texts };
 }

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { chmod, lstat, mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { type GitRunner, splitNul } from "../probes/git-runner.ts";
+import { readBlobs } from "./blobs.ts";
 import { PROTECTED_MANIFEST_KEYS, type ProtectionPlan } from "./protected-paths.ts";
 
 export type Preparation = {
@@ -98,22 +99,9 @@ async function restoreFromBaseline(
     const path = line.slice(tab + 1);
     if (wanted.has(path) && type === "blob" && mode && id) entries.push({ mode, id, path });
   }
-  if (entries.length === 0) return { ok: true, value: undefined };
-  const batch = await git(["cat-file", "--batch"], {
-    cwd: worktree,
-    input: Buffer.from(`${entries.map((entry) => entry.id).join("\n")}\n`),
-  });
-  if (!batch.ok) return batch;
-  let offset = 0;
-  for (const entry of entries) {
-    const headerEnd = batch.stdout.indexOf(10, offset);
-    const header = batch.stdout.subarray(offset, headerEnd).toString("utf8").split(" ");
-    const size = Number(header[2]);
-    if (header[0] !== entry.id || header[1] !== "blob" || !Number.isSafeInteger(size))
-      return { ok: false, message: `git cat-file gave no blob for ${entry.path} at the baseline` };
-    const content = batch.stdout.subarray(headerEnd + 1, headerEnd + 1 + size);
-    offset = headerEnd + 1 + size + 1;
-
+  const read = await readBlobs(git, worktree, entries);
+  if (!read.ok) return read;
+  for (const { entry, content } of read.blobs) {
     const full = join(worktree, entry.path);
     await clearTheWay(worktree, entry.path);
     await mkdir(dirname(full), { recursive: true });

@@ -60,6 +60,11 @@ async function finishReflect(learner: PiRpc) {
 describe("/quest commands", () => {
   it("list, hint, unknown subcommands and ids, locked quests", async () => {
     const learner = startPiRpc({ workspace: makeWorkspace(), pack: PACK });
+    // The first quest announces its goal as it starts: on a loaded machine that can come after
+    // the HUD has settled, and must not be taken for /quest list's answer.
+    await learner.waitFor(
+      (line) => line.method === "notify" && String(line.message).startsWith("Quest 1/2: Read before you run"),
+    );
     await learner.settled();
 
     expect(await command(learner, "/quest list")).toEqual([

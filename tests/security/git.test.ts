@@ -15,6 +15,7 @@ import { createGitProbe } from "../../src/probes/git.ts";
 import { fastFingerprint, fullFingerprint } from "../../src/receipts/fingerprint.ts";
 import { evaluateCheck } from "../../src/verifier/evaluate.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
+import { ADD_TEST, BUGGY_ADD, FIXED_ADD, NO_OP } from "../support/add-project.ts";
 import { check } from "../support/checks.ts";
 import { context, fakeProbes } from "../support/fake-probes.ts";
 import {
@@ -28,16 +29,6 @@ import {
 import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
-
-const BUGGY_ADD = "exports.add = (a, b) => a - b;\n";
-const FIXED_ADD = "exports.add = (a, b) => a + b;\n";
-const ADD_TEST = [
-  'const { add } = require("../src/add.js");',
-  'if (add(2, 3) !== 5) { console.error("FAIL add(2, 3) is", add(2, 3)); process.exit(1); }',
-  'console.log("PASS add");',
-  "",
-].join("\n");
-const NO_OP = 'console.log("PASS (no-op)");\n';
 
 const PROJECT = {
   "package.json": `${JSON.stringify({ name: "demo", private: true, scripts: { test: "node test/add.test.js" } })}\n`,

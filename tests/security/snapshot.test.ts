@@ -27,6 +27,7 @@ import { createQuestEvaluator, type QuestEvaluator } from "../../src/runtime/que
 import { type DependencyPin, pinDependencies } from "../../src/task-verifier/index.ts";
 import { acquireWorkspaceLock } from "../../src/task-verifier/lock.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
+import { ADD_TEST, BUGGY_ADD, FIXED_ADD } from "../support/add-project.ts";
 import {
   dataDirOutside,
   expectCleanAfter,
@@ -43,14 +44,6 @@ afterEach(removeWorkspaces);
 
 // --- fixtures ------------------------------------------------------------------------------
 
-const BUGGY_ADD = "exports.add = (a, b) => a - b;\n";
-const FIXED_ADD = "exports.add = (a, b) => a + b;\n";
-const ADD_TEST = [
-  'const { add } = require("../src/add.js");',
-  'if (add(2, 3) !== 5) { console.error("FAIL add(2, 3) is", add(2, 3)); process.exit(1); }',
-  'console.log("PASS add");',
-  "",
-].join("\n");
 /** The same test, through a checker package installed in node_modules. */
 const CHECKED_TEST = 'require("add-check")(require("../src/add.js").add);\n';
 const ADD_CHECK = [

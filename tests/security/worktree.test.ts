@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
+import { ADD_TEST, BUGGY_ADD, FIXED_ADD } from "../support/add-project.ts";
 import { expectCleanAfter, makeRepo, request, snapshot, verifierFor } from "../support/task-verifier.ts";
 import { removeWorkspaces } from "../support/workspace.ts";
 
@@ -16,15 +17,6 @@ afterEach(() => {
   for (const attacker of attackers.splice(0)) attacker.kill("SIGKILL");
   removeWorkspaces();
 });
-
-const BUGGY_ADD = "exports.add = (a, b) => a - b;\n";
-const FIXED_ADD = "exports.add = (a, b) => a + b;\n";
-const ADD_TEST = [
-  'const { add } = require("../src/add.js");',
-  'if (add(2, 3) !== 5) { console.error("FAIL add(2, 3) is", add(2, 3)); process.exit(1); }',
-  'console.log("PASS add");',
-  "",
-].join("\n");
 
 /** The agent's background process: waits for `wanted` in a worktree of the data dir, then writes the fix beside it. */
 function leaveAttacker(dataDir: string, wanted: string): void {
