@@ -55,6 +55,29 @@ const markerPath = () => join(makeWorkspace(), "ran");
 
 const head = (repo: string) => git(repo, "rev-parse", "HEAD").trim();
 
+/**
+ * A repository with one real commit since its baseline, and a made-up history of three commits
+ * over the baseline (`fake`, the last of them) that a replace ref or a graft can pass off as HEAD's.
+ */
+function oneRealCommitAndAFakeHistory(): { workspace: string; baseline: string; fake: string } {
+  const workspace = makeRepo(PROJECT);
+  const baseline = head(workspace);
+  write(workspace, "notes.txt", "one real commit\n");
+  git(workspace, "commit", "-qam", "the only real commit");
+  const tree = git(workspace, "rev-parse", "HEAD^{tree}").trim();
+  let fake = baseline;
+  for (const n of [1, 2, 3]) fake = git(workspace, "commit-tree", tree, "-p", fake, "-m", `fake ${n}`).trim();
+  return { workspace, baseline, fake };
+}
+
+/** commit_count with `min: 3` sees the one real commit only, and reads the repository without writing it. */
+async function expectOneCommitCounted(workspace: string, baseline: string): Promise<void> {
+  const before = snapshot(workspace);
+  const summary = notPass(await gitCheck(workspace, baseline, { assert: "commit_count", count: { min: 3 } }));
+  expect(summary).toMatch(/^1 commit\(s\) since/);
+  expect(snapshot(workspace)).toEqual(before);
+}
+
 /** A git check evaluated by the engine against the real git probe. */
 async function gitCheck(
   workspace: string,
@@ -122,45 +145,21 @@ describe("replace refs and grafts", () => {
   });
 
   it("a replaced commit with a longer history does not raise commit_count", async () => {
-    const workspace = makeRepo(PROJECT);
-    const baseline = head(workspace);
-    write(workspace, "notes.txt", "one real commit\n");
-    git(workspace, "commit", "-qam", "the only real commit");
-    // Three made-up commits over the baseline, then the real one replaced by the last.
-    const tree = git(workspace, "rev-parse", "HEAD^{tree}").trim();
-    let parent = baseline;
-    for (const n of [1, 2, 3])
-      parent = git(workspace, "commit-tree", tree, "-p", parent, "-m", `fake ${n}`).trim();
-    git(workspace, "replace", head(workspace), parent);
+    const { workspace, baseline, fake } = oneRealCommitAndAFakeHistory();
+    // The real commit replaced by the last of three made-up ones.
+    git(workspace, "replace", head(workspace), fake);
     expect(git(workspace, "rev-list", "--count", `${baseline}..HEAD`).trim()).toBe("3");
 
-    const before = snapshot(workspace);
-    const summary = notPass(
-      await gitCheck(workspace, baseline, { assert: "commit_count", count: { min: 3 } }),
-    );
-    expect(summary).toMatch(/^1 commit\(s\) since/);
-    expect(snapshot(workspace)).toEqual(before);
+    await expectOneCommitCounted(workspace, baseline);
   });
 
   it("a graft in .git/info/grafts (read by git 2.39) does not raise commit_count", async () => {
-    const workspace = makeRepo(PROJECT);
-    const baseline = head(workspace);
-    write(workspace, "notes.txt", "one real commit\n");
-    git(workspace, "commit", "-qam", "the only real commit");
-    const tree = git(workspace, "rev-parse", "HEAD^{tree}").trim();
-    let parent = baseline;
-    for (const n of [1, 2, 3])
-      parent = git(workspace, "commit-tree", tree, "-p", parent, "-m", `fake ${n}`).trim();
-    writeFileSync(join(workspace, ".git/info/grafts"), `${head(workspace)} ${parent}\n`);
+    const { workspace, baseline, fake } = oneRealCommitAndAFakeHistory();
+    writeFileSync(join(workspace, ".git/info/grafts"), `${head(workspace)} ${fake}\n`);
     // Plain git honours the graft: four commits since the baseline.
     expect(git(workspace, "rev-list", "--count", `${baseline}..HEAD`).trim()).toBe("4");
 
-    const before = snapshot(workspace);
-    const summary = notPass(
-      await gitCheck(workspace, baseline, { assert: "commit_count", count: { min: 3 } }),
-    );
-    expect(summary).toMatch(/^1 commit\(s\) since/);
-    expect(snapshot(workspace)).toEqual(before);
+    await expectOneCommitCounted(workspace, baseline);
   });
 });
 

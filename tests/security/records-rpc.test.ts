@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeAllPis, dataFolderOf, startPiRpc } from "../support/pi-rpc.ts";
+import { closeAllPis, dataFolderOf, type PiRpc, startPiRpc } from "../support/pi-rpc.ts";
 import { CHECK_SCRIPT, FIX_PACK_FILES, NOTES_PACK_FILES } from "../support/records.ts";
 import { expectNoLeftoverWorktrees, makeRepo, snapshot } from "../support/task-verifier.ts";
 import { makeWorkspace } from "../support/workspace.ts";
@@ -27,6 +27,32 @@ const FORGE_RECEIPT = `${HIDDEN_FOLDER}/receipts && f=$(ls *.json | head -1) && 
 const FORGE_PROGRESS = `${HIDDEN_FOLDER} && setsid nohup sh -c 'sleep 2; node -e "const fs = require(\\"fs\\"); const p = JSON.parse(fs.readFileSync(\\"progress.json\\", \\"utf8\\")); p.completed = { notes: { at: new Date().toISOString(), definitionHash: p.active.definitionHash } }; delete p.active; fs.writeFileSync(\\"progress.json\\", JSON.stringify(p))"' > /dev/null 2>&1 &`;
 
 const FORGE_EVENT = `${HIDDEN_FOLDER} && echo '{"name":"tool_result","seq":900,"payload":{"toolName":"write","toolCallId":"x","isError":false,"input":{"path":"notes.txt"}}}' >> events.jsonl`;
+
+/**
+ * A first session of the notes pack whose model runs `forge` in its bash tool when asked
+ * `prompt`: the HUD stays red in that session, whatever the forgery wrote.
+ */
+async function forgeInAFirstSession(
+  workspace: string,
+  pack: string,
+  forge: string,
+  prompt: string,
+): Promise<PiRpc> {
+  const first = startPiRpc({
+    workspace,
+    pack,
+    script: [{ tools: [{ name: "bash", arguments: { command: forge } }] }, { text: "Done." }],
+  });
+  await first.settled();
+  await first.prompt(prompt);
+  await first.settled();
+  expect(first.hud().widget).toEqual([
+    "Quest 1/1: Write notes",
+    "  ✗ Pi wrote notes.txt: not yet",
+    HELP_LINE,
+  ]);
+  return first;
+}
 
 describe("the model's bash forges pi-quests' records", () => {
   it("a passed receipt forged past the guard: the check stays red and the HUD says a receipt was altered", async () => {
@@ -105,23 +131,8 @@ describe("the model's bash forges pi-quests' records", () => {
   it("an event line forged past the guard does not count after a restart; the HUD says an event was altered", async () => {
     const workspace = makeWorkspace();
     const pack = makeWorkspace(NOTES_PACK_FILES);
-    const first = startPiRpc({
-      workspace,
-      pack,
-      script: [
-        { tools: [{ name: "bash", arguments: { command: FORGE_EVENT } }] },
-        { text: "I wrote notes.txt." },
-      ],
-    });
-    await first.settled();
-    await first.prompt("Write notes.txt");
-    await first.settled();
     // In this session the in-memory log is the truth: the line in the file is not read.
-    expect(first.hud().widget).toEqual([
-      "Quest 1/1: Write notes",
-      "  ✗ Pi wrote notes.txt: not yet",
-      HELP_LINE,
-    ]);
+    const first = await forgeInAFirstSession(workspace, pack, FORGE_EVENT, "Write notes.txt");
     expect(await first.close()).toBe(0);
 
     const second = startPiRpc({ workspace, pack, agentDir: first.agentDir });
@@ -141,23 +152,8 @@ describe("the model's bash forges pi-quests' records", () => {
   it("progress.json rewritten past the guard to mark the quest complete: the next session sets it aside, the quest is red again and the HUD says progress was altered", async () => {
     const workspace = makeWorkspace();
     const pack = makeWorkspace(NOTES_PACK_FILES);
-    const first = startPiRpc({
-      workspace,
-      pack,
-      script: [
-        { tools: [{ name: "bash", arguments: { command: FORGE_PROGRESS } }] },
-        { text: "The quest is complete." },
-      ],
-    });
-    await first.settled();
-    await first.prompt("Finish the quest.");
-    await first.settled();
     // This session never reads progress back: the quest is still the active one, still red.
-    expect(first.hud().widget).toEqual([
-      "Quest 1/1: Write notes",
-      "  ✗ Pi wrote notes.txt: not yet",
-      HELP_LINE,
-    ]);
+    const first = await forgeInAFirstSession(workspace, pack, FORGE_PROGRESS, "Finish the quest.");
     const agentDir = first.agentDir;
     const folder = dataFolderOf(agentDir, workspace);
     expect(await first.close()).toBe(0);
