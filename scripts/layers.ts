@@ -1,0 +1,125 @@
+/**
+ * The layer rule of src/, checked by `npm run lint`: a module imports only from its own folder
+ * and the folders below it, and Pi's packages are imported at run time only where pi-quests
+ * meets Pi. docs/architecture.md explains each layer; this table is the one that is enforced.
+ *
+ * Every kind of import counts: `import`, `import type`, `export ... from` and `import("...")`,
+ * because a type-only import still couples the lower layer to the upper one.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, posix, relative, resolve } from "node:path";
+import { parseAst } from "rolldown/parseAst";
+
+/** The layers, lowest first. Folders on one row are siblings: neither imports the other. */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["core"],
+  ["events"],
+  ["verifier"],
+  ["os"],
+  ["probes"],
+  ["receipts"],
+  ["task-verifier"],
+  ["runtime"],
+  ["extension", "cli"],
+];
+
+/**
+ * The only modules that import Pi's packages at run time: the extension's entry (Pi's extension
+ * API) and the skill probe, which loads skills with Pi's own loader so a skill check judges a
+ * skill by Pi's rules, in the CLI as well as in Pi. Anywhere else, Pi is imported for its types.
+ */
+export const PI_RUNTIME_IMPORTERS: readonly string[] = ["src/extension/index.ts", "src/probes/skill.ts"];
+const PI_PACKAGE = /^@earendil-works\//;
+
+export type ImportSite = { specifier: string; line: number; typeOnly: boolean };
+export type LayerViolation = { file: string; line: number; message: string };
+
+/** The imports of one TypeScript module, with their lines. */
+export function importsOf(file: string, text: string): ImportSite[] {
+  const program = parseAst(text, { lang: "ts" }, file);
+  const lineOf = (offset: number) => text.slice(0, offset).split("\n").length;
+  const sites: ImportSite[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const child of node) visit(child);
+      return;
+    }
+    if (node === null || typeof node !== "object") return;
+    const n = node as { type?: string; start: number; [key: string]: unknown };
+    const source = n.source as { type?: string; value?: unknown } | null | undefined;
+    if (
+      (n.type === "ImportDeclaration" ||
+        n.type === "ExportNamedDeclaration" ||
+        n.type === "ExportAllDeclaration" ||
+        n.type === "ImportExpression") &&
+      source?.type === "Literal" &&
+      typeof source.value === "string"
+    ) {
+      sites.push({
+        specifier: source.value,
+        line: lineOf(n.start),
+        typeOnly: n.importKind === "type" || n.exportKind === "type",
+      });
+    }
+    for (const [key, child] of Object.entries(n)) if (key !== "source") visit(child);
+  };
+  visit(program);
+  return sites;
+}
+
+/** The layer row of a repository-relative path under src/, or undefined outside src/. */
+function rowOf(path: string): { folder: string; row: number } | undefined {
+  const [top, folder] = path.split("/");
+  if (top !== "src" || folder === undefined) return undefined;
+  const row = LAYERS.findIndex((folders) => folders.includes(folder));
+  return { folder, row };
+}
+
+/** What is wrong with one import of `file` (repository-relative, POSIX separators), if anything. */
+export function importProblem(file: string, site: ImportSite): string | undefined {
+  if (PI_PACKAGE.test(site.specifier)) {
+    if (site.typeOnly || PI_RUNTIME_IMPORTERS.includes(file)) return undefined;
+    return `imports ${site.specifier} at run time; only ${PI_RUNTIME_IMPORTERS.join(" and ")} may (import its types with \`import type\`)`;
+  }
+  if (!site.specifier.startsWith(".")) return undefined;
+  const from = rowOf(file);
+  const target = rowOf(posix.normalize(posix.join(posix.dirname(file), site.specifier)));
+  if (!from || !target || from.folder === target.folder) return undefined;
+  if (from.row < 0) return `src/${from.folder} is not in the layer table of scripts/layers.ts`;
+  if (target.row < 0)
+    return `imports src/${target.folder}, which is not in the layer table of scripts/layers.ts`;
+  if (target.row < from.row) return undefined;
+  const relation = target.row === from.row ? "a sibling layer" : "a layer above it";
+  return `src/${from.folder} imports src/${target.folder} (${site.specifier}), ${relation}: a layer imports only the ones below it`;
+}
+
+/** Every violation in the TypeScript files under `root`/src. */
+export function layerViolations(root: string): LayerViolation[] {
+  const violations: LayerViolation[] = [];
+  for (const absolute of typescriptFiles(join(root, "src"))) {
+    const file = relative(root, absolute).split("\\").join("/");
+    for (const site of importsOf(file, readFileSync(absolute, "utf8"))) {
+      const message = importProblem(file, site);
+      if (message) violations.push({ file, line: site.line, message });
+    }
+  }
+  return violations;
+}
+
+function typescriptFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return typescriptFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+if (import.meta.main) {
+  const root = resolve(dirname(new URL(import.meta.url).pathname), "..");
+  const violations = layerViolations(root);
+  for (const { file, line, message } of violations) process.stderr.write(`${file}:${line}: ${message}\n`);
+  if (violations.length > 0) {
+    process.stderr.write(`\n${violations.length} import(s) break the layers (scripts/layers.ts).\n`);
+    process.exit(1);
+  }
+}
