@@ -1,11 +1,13 @@
 /**
  * The real file probes. A quest path must stay inside its root both as written (`..`) and once
- * symbolic links are resolved: a path that leaves it is reported as an escape and never read.
+ * symbolic links are resolved (path-containment.ts): a path that leaves it is reported as an
+ * escape and never read.
  */
 import { constants } from "node:fs";
-import { type FileHandle, open, realpath, stat } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { type FileHandle, open, stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { FileKindProbe, ReadFileProbe, ResolvedPath } from "../verifier/probes.ts";
+import { locateInside } from "./path-containment.ts";
 
 /** Where a path really is, once it is known to stay inside its root. */
 type Location =
@@ -62,44 +64,25 @@ export async function readFile(path: ResolvedPath, maxBytes: number): Promise<Re
   }
 }
 
-/**
- * Checks containment lexically, then through the real path of the file or, when it is missing, of
- * its deepest existing ancestor: a link anywhere on the way may lead outside the root. A dangling
- * link counts as missing, since nothing can be read through it.
- */
+/** Where the path really is, or why it is not read: outside its root, as written or through a link. */
 async function locate(path: ResolvedPath): Promise<Location> {
   const root = resolve(path.root);
-  const absolute = resolve(path.absolute);
-  if (!isInside(root, absolute)) {
-    return { kind: "escape", reason: `${quote(path)} is outside ${root}` };
+  const located = await locateInside(root, path.absolute);
+  switch (located.kind) {
+    case "inside":
+      return { kind: "real", real: located.real };
+    case "missing":
+      return { kind: "missing" };
+    case "outside":
+      return { kind: "escape", reason: `${quote(path)} is outside ${root}` };
+    case "through_link":
+      return {
+        kind: "escape",
+        reason: `${quote(path)} leads to ${located.real} through a link, outside ${root}`,
+      };
+    case "error":
+      return { kind: "error", message: describe(path, located.error) };
   }
-  let realRoot: string;
-  try {
-    realRoot = await realpath(root);
-  } catch (error) {
-    return isMissing(error) ? { kind: "missing" } : { kind: "error", message: describe(path, error) };
-  }
-  let candidate = absolute;
-  for (;;) {
-    try {
-      const real = await realpath(candidate);
-      if (!isInside(realRoot, real)) {
-        return { kind: "escape", reason: `${quote(path)} leads to ${real} through a link, outside ${root}` };
-      }
-      return candidate === absolute ? { kind: "real", real } : { kind: "missing" };
-    } catch (error) {
-      if (!isMissing(error)) return { kind: "error", message: describe(path, error) };
-      const parent = dirname(candidate);
-      // Not reached while the root exists: the walk stops there at the latest.
-      if (parent === candidate) return { kind: "missing" };
-      candidate = parent;
-    }
-  }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Reads until end of file or `limit` bytes, whichever comes first. */

@@ -3,8 +3,9 @@
  * folder or a SKILL.md may point anywhere), but a quest path never leaves its root through a link
  * (docs/quest-format.md, Paths): a skill that does is refused here, like any other quest path.
  */
-import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { isInside } from "../core/paths.ts";
+import { firstLinkOutside } from "./path-containment.ts";
 
 /** A folder Pi scans for skills, with the root a skill found in it must stay inside. */
 export type DiscoveryFolder = { folder: string; root: string };
@@ -15,34 +16,13 @@ export type DiscoveryFolder = { folder: string; root: string };
  * nothing is opened or read.
  */
 export async function linkEscape(targets: string[], root: string): Promise<string | undefined> {
-  const realRoot = await realOrUndefined(root);
-  if (realRoot === undefined) return undefined;
-  for (const target of targets) {
-    const real = await realOrUndefined(target);
-    if (real !== undefined && !isInside(realRoot, real)) {
-      return `${target} leads to ${real} through a symbolic link, outside ${root}; a skill a quest checks must really be inside its folder, so it was not read`;
-    }
-  }
-  return undefined;
+  const leaving = await firstLinkOutside(targets, root);
+  if (leaving === undefined) return undefined;
+  return `${leaving.target} leads to ${leaving.real} through a symbolic link, outside ${root}; a skill a quest checks must really be inside its folder, so it was not read`;
 }
 
 /** The root for a skill file Pi found: that of the discovery folder it lies in, by name. */
 export function rootOf(file: string, folders: DiscoveryFolder[], fallback: string): string {
-  const holding = folders.find(({ folder }) => isInside(path.resolve(folder), path.resolve(file)));
+  const holding = folders.find(({ folder }) => isInside(path.resolve(file), path.resolve(folder)));
   return holding?.root ?? fallback;
-}
-
-async function realOrUndefined(file: string): Promise<string | undefined> {
-  try {
-    return await realpath(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw error;
-  }
-}
-
-function isInside(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

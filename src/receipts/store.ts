@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
 import { canonicalJson, type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
-import { processAlive } from "../probes/process-group.ts";
+import { processAlive } from "../probes/os/process-group.ts";
 import { normalizeRelativePath } from "./identity.ts";
 import { RECEIPT_SCHEMA, type Receipt, ReceiptSchema } from "./schema.ts";
 

@@ -7,7 +7,7 @@ import { lstat, mkdir, realpath, unlink } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { GitRunner } from "../probes/git-runner.ts";
-import { processAlive } from "../probes/process-group.ts";
+import { processAlive } from "../probes/os/process-group.ts";
 
 /**
  * The variable every process of a check inherits: the run's folder in the data dir. A process

@@ -1,7 +1,10 @@
-import { isAbsolute, normalize, relative, resolve, sep } from "node:path";
-import { PATH_TEMPLATES, type PathTemplate } from "../core/paths.ts";
+import { isAbsolute, normalize, resolve } from "node:path";
+import { isInside, PATH_TEMPLATES, type PathTemplate } from "../core/paths.ts";
 import type { QuestPaths } from "./context.ts";
 import type { ResolvedPath } from "./probes.ts";
+
+/** The rule is core's (the Node adapters share it); the CLI and the task verifier import it from here. */
+export { isInside };
 
 export type PathResolution =
   | { ok: true; path: ResolvedPath }
@@ -12,7 +15,8 @@ const LEADING_TEMPLATE = /^\{([a-z_]+)\}(?:[/\\]|$)/;
 /**
  * Resolves a quest path: a leading template picks the root (`{agent_dir}/skills`), anything
  * else is relative to the workspace. Escapes through `..` are refused here, before any probe
- * runs; escapes through symbolic links are the file probe's to refuse.
+ * runs; escapes through symbolic links are the file probe's to refuse
+ * (src/probes/path-containment.ts).
  */
 export function resolveQuestPath(written: string, paths: QuestPaths): PathResolution {
   const template = LEADING_TEMPLATE.exec(written);
@@ -50,9 +54,4 @@ function templateRoot(name: PathTemplate, paths: QuestPaths): string {
     case "home":
       return paths.home;
   }
-}
-
-export function isInside(path: string, root: string): boolean {
-  const fromRoot = relative(root, path);
-  return fromRoot === "" || (!fromRoot.startsWith(`..${sep}`) && fromRoot !== ".." && !isAbsolute(fromRoot));
 }

@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type McpHandshakeCheck, McpHandshakeCheckSchema } from "../../src/core/checks.ts";
 import { createMcpProbe } from "../../src/probes/mcp.ts";
-import { processAlive as running } from "../../src/probes/process-group.ts";
+import { processAlive as running } from "../../src/probes/os/process-group.ts";
 import type { McpOutcome } from "../../src/verifier/probes.ts";
 
 const FIXTURES = resolve(import.meta.dirname, "../../fixtures/mcp");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { processAlive } from "../../src/probes/process-group.ts";
+import { processAlive } from "../../src/probes/os/process-group.ts";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import type { ScriptOutcome, ScriptRequest } from "../../src/verifier/probes.ts";
 import { SELF } from "../support/host-pid.ts";

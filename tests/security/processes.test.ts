@@ -22,7 +22,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeProbes } from "../../src/probes/index.ts";
-import { pidNamespaceSupport } from "../../src/probes/pid-namespace.ts";
+import { pidNamespaceSupport } from "../../src/probes/os/pid-namespace.ts";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import { check } from "../support/checks.ts";

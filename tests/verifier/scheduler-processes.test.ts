@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import type { QuestResult } from "../../src/core/results.ts";
 import { createNodeProbes } from "../../src/probes/index.ts";
-import { processAlive } from "../../src/probes/process-group.ts";
+import { processAlive } from "../../src/probes/os/process-group.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import { createScheduler } from "../../src/verifier/scheduler.ts";
 import { check } from "../support/checks.ts";

@@ -16,9 +16,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import type { Containment } from "../core/results.ts";
-
-export type { Containment };
 
 /** The flags that make a namespace, and those that join it, for one way of making it. */
 type Variant = { name: string; unshare: string[]; nsenter: string[] };

@@ -1,7 +1,7 @@
 /**
  * Process groups: how a check makes sure nothing it started outlives it. A check script and a
- * stdio MCP server each lead their own group; when they are done the whole group is signalled,
- * and the check waits until no live member is left.
+ * stdio MCP server each lead their own group (group-leader.ts); when they are done the whole
+ * group is signalled, and the check waits until no live member is left.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -72,4 +72,41 @@ export async function waitForGroupGone(
     await sleep(10);
   }
   return true;
+}
+
+/** Kills the group and waits, bounded, until no member is left; false if one still runs then. */
+export async function killGroup(pgid: number, waitMs: number): Promise<boolean> {
+  signalGroup(pgid, "SIGKILL");
+  return waitForGroupGone(pgid, waitMs, "SIGKILL");
+}
+
+/**
+ * Asks the group to end (SIGTERM), and kills it when a member is left after `graceMs`; then waits
+ * at most `killWaitMs` for the last one.
+ */
+export async function terminateGroup(pgid: number, graceMs: number, killWaitMs: number): Promise<void> {
+  signalGroup(pgid, "SIGTERM");
+  if (!(await waitForGroupGone(pgid, graceMs))) {
+    signalGroup(pgid, "SIGKILL");
+    await waitForGroupGone(pgid, killWaitMs);
+  }
+}
+
+/** Groups still running, killed if this process exits without stopping them. */
+const groupsToKillAtExit = new Set<number>();
+let exitHookInstalled = false;
+
+/** Kills the group if this process exits before `forgetAtExit` is called for it. */
+export function killAtExit(pgid: number): void {
+  groupsToKillAtExit.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const group of groupsToKillAtExit) signalGroup(group, "SIGKILL");
+  });
+}
+
+/** The group was stopped: this process's exit no longer needs to kill it. */
+export function forgetAtExit(pgid: number): void {
+  groupsToKillAtExit.delete(pgid);
 }
