@@ -15,7 +15,6 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["core"],
   ["events"],
   ["verifier"],
-  ["os"],
   ["probes"],
   ["receipts"],
   ["task-verifier"],
