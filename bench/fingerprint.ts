@@ -1,5 +1,5 @@
 /**
- * The content fingerprint's cost (seed 001): a committed repository of 10,000 files of 10 KB
+ * The content fingerprint's cost: a committed repository of 10,000 files of 10 KB
  * (about 100 MB) in nested folders, with 20 files then edited. The fast path reads git's listing
  * and the 20 edited files; the full one reads every file. Measured twice: right after the commit,
  * when HEAD's objects are loose files (`ls-tree -l` opens each for its size), then after `git gc`

@@ -1,5 +1,5 @@
 /**
- * The isolated task verifier's overhead: the same command run directly (the seed-002 runner in
+ * The isolated task verifier's overhead: the same command run directly (the script runner in
  * the repository) and through the verifier (candidate patch, worktree, restores, cleanup), in
  * repositories of 100 and 10,000 files, for a no-op and a 1 s command. The candidate has one
  * changed file. Overhead = median through the verifier - median direct, in the same run.

@@ -1,5 +1,5 @@
 /**
- * Check identity and command redaction (seed 001).
+ * Check identity and command redaction, for receipts.
  *
  * A receipt names the check it judged by a stable identity: a hash of what the check *does*
  * (command, folder, limits, predicates, isolation), never of its id or description. It is taken

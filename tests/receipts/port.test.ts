@@ -1,5 +1,5 @@
 /**
- * Receipts through the engine: the regressions seed 001 lists, with the real store, the real
+ * Receipts through the engine: the regressions receipts exist to stop, with the real store, the real
  * fingerprint and real processes. A counting runner shows when a check did not run at all.
  */
 import { renameSync, writeFileSync } from "node:fs";
