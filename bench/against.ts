@@ -1,6 +1,7 @@
 /**
- * `node bench/against.ts REV`: what a change costs the verifier and receipts, measured side by
- * side with another commit in one run. REV's tree is checked out in a temporary worktree (this
+ * `node bench/against.ts REV`: what a change costs, measured side by
+ * side with another commit in one run: the engine, one CLI process, Pi's start with the extension,
+ * the isolated verifier, fingerprints and receipts. REV's tree is checked out in a temporary worktree (this
  * checkout's node_modules linked in, or its own installed when the lock files differ), and the same benchmarks of both trees run in turns, A B B A,
  * so load on the machine falls on both alike. Each figure is the mean of a tree's two medians;
  * the ratio is this tree's figure over REV's.
@@ -38,7 +39,18 @@ async function pass(tree: Tree, base: string): Promise<Figure[]> {
   const verifier = await import(join(tree.root, "bench/task-verifier.ts"));
   const fingerprint = await import(join(tree.root, "bench/fingerprint.ts"));
   const receipts = await import(join(tree.root, "bench/receipts.ts"));
+  const engine = await import(join(tree.root, "bench/engine.ts"));
+  const cli = await import(join(tree.root, "bench/cli.ts"));
+  const extension = await import(join(tree.root, "bench/extension.ts"));
   const figures: Figure[] = [];
+  for (const row of await engine.benchEngine([10_000])) {
+    figures.push({ name: `evaluateQuest, 50 checks, ${row.events} events (ms)`, median: row.engine.median });
+  }
+  figures.push({ name: "one `pi-quests check` process (ms)", median: (await cli.benchCli(9)).check.median });
+  for (const row of await extension.benchPiStart(join(base, "pi"), 7, 1, 1)) {
+    if (!row.label.includes("without") && !row.label.includes("first run"))
+      figures.push({ name: `${row.label.replaceAll("|", "/")} (ms)`, median: row.stats.median });
+  }
   const cases = [
     { files: 100, label: "no-op", content: "true", runs: 15 },
     { files: 10_000, label: "no-op", content: "true", runs: 7 },
