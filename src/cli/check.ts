@@ -8,12 +8,14 @@ import type { VerifierEvent } from "../core/events.ts";
 import { describeAlert } from "../core/integrity.ts";
 import { lastActivation, type QuestActivation } from "../core/lifecycle-events.ts";
 import { loadQuests } from "../core/loader.ts";
+import type { Quest } from "../core/quest.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { formatQuestResult } from "../core/report.ts";
 import { createGitProbe } from "../probes/git.ts";
 import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
 import { isInside } from "../verifier/paths.ts";
 import { chooseBaselines } from "./baselines.ts";
+import type { CliCommand } from "./command.ts";
 import { readEventsFile } from "./events-file.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
@@ -39,48 +41,74 @@ Options:
 Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events file, a flag).
 `;
 
+export const CHECK_COMMAND: CliCommand = {
+  name: "check",
+  summary: "evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)",
+  usage: CHECK_USAGE,
+  run: (args, io) => check(args, io),
+};
+
+const CHECK_OPTIONS = {
+  quest: { type: "string" },
+  cwd: { type: "string" },
+  baseline: { type: "string" },
+  events: { type: "string" },
+  session: { type: "string" },
+  "data-dir": { type: "string" },
+  confirm: { type: "string", multiple: true },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const parseCheckArgs = (args: string[]) =>
+  parseArgs({ args, options: CHECK_OPTIONS, allowPositionals: true, strict: true });
+type CheckFlags = ReturnType<typeof parseCheckArgs>["values"];
+
+/** A step's outcome: its value, or a stop whose reason is already on stderr (exit 3). */
+type Step<T> = { ok: true; value: T } | { ok: false };
+
+const stop = (io: CliIo, message: string): { ok: false } => {
+  io.stderr(`pi-quests check: ${message}\n`);
+  return { ok: false };
+};
+
+/** The same stop, as the command's exit code. */
+const invalid = (io: CliIo, message: string): number => {
+  stop(io, message);
+  return EXIT.invalid;
+};
+
+type Folders = { workspace: string; agentDir: string; dataDir: string };
+type Recorded = { events: VerifierEvent[]; sessionId?: string };
+
 export async function check(args: string[], io: CliIo): Promise<number> {
-  const parsed = tryParse(
-    () =>
-      parseArgs({
-        args,
-        options: {
-          quest: { type: "string" },
-          cwd: { type: "string" },
-          baseline: { type: "string" },
-          events: { type: "string" },
-          session: { type: "string" },
-          "data-dir": { type: "string" },
-          confirm: { type: "string", multiple: true },
-          json: { type: "boolean" },
-          help: { type: "boolean", short: "h" },
-        },
-        allowPositionals: true,
-        strict: true,
-      }),
-    CHECK_USAGE,
-    io,
-  );
+  const parsed = tryParse(() => parseCheckArgs(args), CHECK_USAGE, io);
   if (!parsed) return EXIT.invalid;
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout(CHECK_USAGE);
     return EXIT.pass;
   }
-  const invalid = (message: string) => {
-    io.stderr(`pi-quests check: ${message}\n`);
-    return EXIT.invalid;
-  };
   if (positionals.length !== 1)
-    return invalid(`give exactly one quest file or pack folder (got ${positionals.length})`);
+    return invalid(io, `give exactly one quest file or pack folder (got ${positionals.length})`);
   if (values.events !== undefined && values.session !== undefined) {
-    return invalid("give --events or --session, not both");
+    return invalid(io, "give --events or --session, not both");
   }
+  const quest = await chooseQuest(resolve(io.cwd, positionals[0] ?? ""), values, io);
+  if (!quest.ok) return EXIT.invalid;
+  const folders = await chooseFolders(values, io);
+  if (!folders.ok) return EXIT.invalid;
+  const recorded = await readRecorded(values, folders.value, io);
+  if (!recorded.ok) return EXIT.invalid;
+  return evaluateQuest(quest.value, values, folders.value, recorded.value, io);
+}
 
-  const loaded = await loadQuests(resolve(io.cwd, positionals[0] ?? ""));
+/** The quest to check: the one `--quest` names, or the only one there; and its `--confirm` ids checked. */
+async function chooseQuest(path: string, values: CheckFlags, io: CliIo): Promise<Step<Quest>> {
+  const loaded = await loadQuests(path);
   if (!loaded.ok) {
     for (const diagnostic of loaded.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
-    return EXIT.invalid;
+    return { ok: false };
   }
   const quests = loaded.value;
   const ids = quests.map((quest) => quest.id).join(", ");
@@ -91,19 +119,23 @@ export async function check(args: string[], io: CliIo): Promise<number> {
         ? quests[0]
         : undefined;
   if (!quest) {
-    return invalid(
+    return stop(
+      io,
       values.quest !== undefined
         ? `no quest "${values.quest}" here; the quests are: ${ids}`
         : `this pack has ${quests.length} quests; choose one with --quest ID (${ids})`,
     );
   }
   const checkIds = new Set(quest.checks.map((c) => c.id));
-  const confirmed = new Set(values.confirm ?? []);
-  for (const id of confirmed) {
+  for (const id of new Set(values.confirm ?? [])) {
     if (!checkIds.has(id))
-      return invalid(`--confirm ${id}: quest ${quest.id} has no such check (${[...checkIds].join(", ")})`);
+      return stop(io, `--confirm ${id}: quest ${quest.id} has no such check (${[...checkIds].join(", ")})`);
   }
+  return { ok: true, value: quest };
+}
 
+/** The workspace (`--cwd`), and where evidence goes (`--data-dir`): never inside the workspace. */
+async function chooseFolders(values: CheckFlags, io: CliIo): Promise<Step<Folders>> {
   const workspace = resolve(io.cwd, values.cwd ?? ".");
   if (
     !(await stat(workspace).then(
@@ -111,14 +143,23 @@ export async function check(args: string[], io: CliIo): Promise<number> {
       () => false,
     ))
   ) {
-    return invalid(`--cwd ${workspace}: no such folder`);
+    return stop(io, `--cwd ${workspace}: no such folder`);
   }
   const agentDir = agentDirOf(io);
   // Evidence never goes into the learner's project: the verifier does not write there.
   const dataDir = resolve(io.cwd, values["data-dir"] ?? join(agentDir, "quests"));
   if (isInside(dataDir, workspace)) {
-    return invalid(`--data-dir ${dataDir} is inside the workspace ${workspace}; choose a folder outside it`);
+    return stop(io, `--data-dir ${dataDir} is inside the workspace ${workspace}; choose a folder outside it`);
   }
+  return { ok: true, value: { workspace, agentDir, dataDir } };
+}
+
+/** The events to check against: from `--events`, from `--session`, or none. */
+async function readRecorded(
+  values: CheckFlags,
+  { workspace, dataDir }: Folders,
+  io: CliIo,
+): Promise<Step<Recorded>> {
   let events: VerifierEvent[] = [];
   let sessionId: string | undefined;
   if (values.events !== undefined) {
@@ -127,7 +168,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     const read = await readEventsFile(resolve(io.cwd, values.events), sealer);
     if (!read.ok) {
       for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
-      return EXIT.invalid;
+      return { ok: false };
     }
     for (const warning of read.warnings) io.stderr(`warning: ${formatDiagnostic(warning)}\n`);
     events = read.events;
@@ -138,18 +179,28 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     try {
       text = await readFile(file, "utf8");
     } catch (error) {
-      return invalid(`${file}: ${describeFsError(error)}`);
+      return stop(io, `${file}: ${describeFsError(error)}`);
     }
     const session = parseSessionFile(text, file);
     if (!session.ok) {
       for (const error of session.errors)
         io.stderr(`${formatDiagnostic({ ...error, column: error.line > 0 ? 1 : 0 })}\n`);
-      return EXIT.invalid;
+      return { ok: false };
     }
     events = session.events;
     sessionId = session.sessionId;
   }
+  return { ok: true, value: { events, ...(sessionId ? { sessionId } : {}) } };
+}
 
+/** Pins the baselines, evaluates the quest with the real probes and prints the result. */
+async function evaluateQuest(
+  quest: Quest,
+  values: CheckFlags,
+  { workspace, agentDir, dataDir }: Folders,
+  { events, sessionId }: Recorded,
+  io: CliIo,
+): Promise<number> {
   // The baselines are pinned once, to full object ids: the activation's when the events log
   // records one, HEAD otherwise. A workspace outside git has none: its git checks are pending,
   // unless a baseline was asked for, which is then an error.
@@ -160,13 +211,14 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     ...withActivation(lastActivation(events, quest.id)),
     resolve: (revision) => gitProbe.resolveRevision(workspace, revision),
   });
-  if (!baselines.ok) return invalid(baselines.message);
+  if (!baselines.ok) return invalid(io, baselines.message);
   const { baseline, oracleBaseline, notes } = baselines;
   for (const note of notes) io.stderr(`pi-quests check: ${note}\n`);
 
   // Command checks run in the isolated task verifier, pinned to the oracle baseline (the same
   // baseline without a sandbox); every run leaves a receipt, and a fresh one answers the check
   // without a run.
+  const confirmed = new Set(values.confirm ?? []);
   const evaluate = await createQuestEvaluator({
     quest,
     workspace,

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuests } from "../core/loader.ts";
+import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
 
@@ -14,6 +15,13 @@ Prints one file:line:column message a problem.
 
 Exit codes: 0 all valid, 3 something is invalid.
 `;
+
+export const LINT_COMMAND: CliCommand = {
+  name: "lint",
+  summary: "check quest files and packs (exit 0 valid, 3 invalid)",
+  usage: LINT_USAGE,
+  run: (args, io) => lint(args, io),
+};
 
 export async function lint(args: string[], io: CliIo): Promise<number> {
   const parsed = tryParse(

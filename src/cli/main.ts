@@ -1,57 +1,62 @@
-/** The `pi-quests` command line: dispatches to lint, check and receipts (one module each). */
-import { CHECK_USAGE, check } from "./check.ts";
+/** The `pi-quests` command line: dispatches to lint, check and receipts (one module each) from a table. */
+import { CHECK_COMMAND } from "./check.ts";
+import { type CliCommand, synopsisOf } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
-import { LINT_USAGE, lint } from "./lint.ts";
-import { RECEIPTS_USAGE, receiptsCommand } from "./receipts.ts";
+import { LINT_COMMAND } from "./lint.ts";
+import { RECEIPTS_COMMAND } from "./receipts.ts";
 
 export type { CliIo } from "./io.ts";
+
+/** In the order `pi-quests help` lists them. */
+const COMMANDS: readonly CliCommand[] = [LINT_COMMAND, CHECK_COMMAND, RECEIPTS_COMMAND];
+
+const HELP_WORDS: ReadonlySet<string> = new Set(["help", "--help", "-h"]);
+
+/** Where the summaries start, two spaces after the synopses that fit before it. */
+const SUMMARY_COLUMN = 32;
+
+function overviewLine(synopsis: string, summary?: string): string {
+  const line = `  pi-quests ${synopsis}`;
+  if (summary === undefined) return line;
+  const width = SUMMARY_COLUMN - 2;
+  return line.length <= width
+    ? `${line.padEnd(width)}  ${summary}`
+    : `${line}\n${" ".repeat(SUMMARY_COLUMN)}${summary}`;
+}
 
 const USAGE = `pi-quests: build and test quest packs for the Pi coding agent
 
 Usage:
-  pi-quests lint PATH...        check quest files and packs (exit 0 valid, 3 invalid)
-  pi-quests check QUEST.yaml|PACK_DIR [options]
-                                evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)
-  pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
-  pi-quests help [COMMAND]
+${[...COMMANDS.map((command) => overviewLine(synopsisOf(command), command.summary)), overviewLine("help [COMMAND]")].join("\n")}
 
 Run "pi-quests COMMAND --help" for a command's options.
 `;
 
+/** "lint, check and receipts" */
+const commandNames = (): string => {
+  const names = COMMANDS.map((command) => command.name);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
+};
+
+const findCommand = (name: string | undefined) => COMMANDS.find((command) => command.name === name);
+
 /** Runs the CLI and returns its exit code. Never throws: every problem becomes a sentence. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
-  const [command, ...rest] = argv;
+  const [name, ...rest] = argv;
   try {
-    switch (command) {
-      case "lint":
-        return await lint(rest, io);
-      case "check":
-        return await check(rest, io);
-      case "receipts":
-        return await receiptsCommand(rest, io);
-      case "help":
-      case "--help":
-      case "-h":
-        io.stdout(
-          rest[0] === "lint"
-            ? LINT_USAGE
-            : rest[0] === "check"
-              ? CHECK_USAGE
-              : rest[0] === "receipts"
-                ? RECEIPTS_USAGE
-                : USAGE,
-        );
-        return EXIT.pass;
-      case undefined:
-        io.stderr(USAGE);
-        return EXIT.invalid;
-      default:
-        io.stderr(
-          `pi-quests: unknown command "${command}"; the commands are lint, check and receipts\n\n${USAGE}`,
-        );
-        return EXIT.invalid;
+    if (name === undefined) {
+      io.stderr(USAGE);
+      return EXIT.invalid;
     }
+    if (HELP_WORDS.has(name)) {
+      io.stdout(findCommand(rest[0])?.usage ?? USAGE);
+      return EXIT.pass;
+    }
+    const command = findCommand(name);
+    if (command) return await command.run(rest, io);
+    io.stderr(`pi-quests: unknown command "${name}"; the commands are ${commandNames()}\n\n${USAGE}`);
+    return EXIT.invalid;
   } catch (error) {
     // A bug of ours, not the user's input: say so in a sentence; the stack only on request.
     io.stderr(`pi-quests: internal error: ${(error as Error).message ?? error}\n`);

@@ -6,6 +6,7 @@ import { openRecordSealer } from "../core/record-sealers.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { reassess } from "../receipts/assess.ts";
 import { openReceiptStore } from "../receipts/store.ts";
+import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
 
@@ -24,6 +25,13 @@ Options:
 
 Exit codes: 0 listed, 3 invalid input.
 `;
+
+export const RECEIPTS_COMMAND: CliCommand = {
+  name: "receipts",
+  summary: "reassess recorded receipts against the files, running nothing",
+  usage: RECEIPTS_USAGE,
+  run: (args, io) => receiptsCommand(args, io),
+};
 
 export async function receiptsCommand(args: string[], io: CliIo): Promise<number> {
   const parsed = tryParse(

@@ -1,70 +1,79 @@
-/** `/quest` arguments: parsing, argument completion and help. Pure. */
+/** `/quest` arguments: parsing, argument completion and help, all read from the subcommand table. Pure. */
+import {
+  type Completion,
+  QUEST_SUBCOMMANDS,
+  type QuestSubcommand,
+  type QuestSummary,
+  type SubcommandArguments,
+} from "./quest-subcommands.ts";
 
-export const SUBCOMMANDS = {
-  list: "all quests and where you stand",
-  start: "start a quest: /quest start ID",
-  check: "check the active quest now",
-  hint: "the next hint for the active quest",
-  status: "the last result, with evidence",
-  reset: "start over (asks first; your files are kept)",
-} as const;
-export type Subcommand = keyof typeof SUBCOMMANDS;
+export type { Completion } from "./quest-subcommands.ts";
 
-export type QuestCommand =
-  | { kind: Exclude<Subcommand, "start"> }
-  | { kind: "start"; questId: string | undefined }
+type TableEntry = (typeof QUEST_SUBCOMMANDS)[number];
+export type Subcommand = TableEntry["name"];
+
+/** Each subcommand's help line, by name, in table order. */
+export const SUBCOMMANDS: Readonly<Record<string, string>> = Object.fromEntries(
+  QUEST_SUBCOMMANDS.map(({ name, help }) => [name, help]),
+);
+
+const findSubcommand = (name: string): TableEntry | undefined =>
+  QUEST_SUBCOMMANDS.find((entry) => entry.name === name);
+
+/** A `/quest` line as read: help, a word that names no subcommand, or a subcommand and the words after it. */
+export type QuestCommandLine =
   | { kind: "help" }
-  | { kind: "unknown"; word: string };
+  | { kind: "unknown"; word: string }
+  | { kind: "subcommand"; subcommand: QuestSubcommand<Subcommand>; rest: readonly string[] };
+
+export function readQuestCommand(args: string): QuestCommandLine {
+  const [word = "", ...rest] = args.trim().split(/\s+/).filter(Boolean);
+  if (word === "" || word === "help") return { kind: "help" };
+  const subcommand = findSubcommand(word);
+  return subcommand ? { kind: "subcommand", subcommand, rest } : { kind: "unknown", word };
+}
+
+/** What a `/quest` line asks for, as data: `start ID` is `{ kind: "start", questId: ID }`. */
+export type QuestCommand =
+  | { kind: "help" }
+  | { kind: "unknown"; word: string }
+  | (SubcommandArguments & { kind: Subcommand });
 
 export function parseQuestCommand(args: string): QuestCommand {
-  const [word = "", ...rest] = args.trim().split(/\s+/).filter(Boolean);
-  switch (word) {
-    case "":
-    case "help":
-      return { kind: "help" };
-    case "start":
-      return { kind: "start", questId: rest[0] };
-    case "list":
-    case "check":
-    case "hint":
-    case "status":
-    case "reset":
-      return { kind: word };
-    default:
-      return { kind: "unknown", word };
-  }
+  const line = readQuestCommand(args);
+  if (line.kind !== "subcommand") return line;
+  return { ...line.subcommand.parse(line.rest), kind: line.subcommand.name };
 }
 
 export function questHelp(): string {
-  const width = Math.max(...Object.keys(SUBCOMMANDS).map((name) => name.length));
+  const width = Math.max(...QUEST_SUBCOMMANDS.map(({ name }) => name.length));
   return [
     "/quest commands:",
-    ...Object.entries(SUBCOMMANDS).map(([name, text]) => `  /quest ${name.padEnd(width)}  ${text}`),
+    ...QUEST_SUBCOMMANDS.map(({ name, help }) => `  /quest ${name.padEnd(width)}  ${help}`),
   ].join("\n");
 }
 
-export type Completion = { value: string; label: string; description?: string };
-
 /**
- * Completions for what follows `/quest `: the subcommands, then quest ids after `start`. Each
- * value is the whole argument text, so accepting one replaces what was typed.
+ * Completions for what follows `/quest `: the subcommands, then a subcommand's argument (the
+ * quest ids after `start`). Each value is the whole argument text, so accepting one replaces
+ * what was typed.
  */
-export function questCompletions(
-  prefix: string,
-  quests: ReadonlyArray<{ id: string; title: string }>,
-): Completion[] | null {
-  const startMatch = /^start\s+(\S*)$/.exec(prefix.trimStart());
-  if (startMatch) {
-    const typed = startMatch[1] ?? "";
-    const items = quests
-      .filter((quest) => quest.id.startsWith(typed))
-      .map((quest) => ({ value: `start ${quest.id}`, label: quest.id, description: quest.title }));
+export function questCompletions(prefix: string, quests: readonly QuestSummary[]): Completion[] | null {
+  const argument = /^(\S+)\s+(\S*)$/.exec(prefix.trimStart());
+  const completing = argument ? findSubcommand(argument[1] ?? "") : undefined;
+  if (completing?.complete) {
+    const typed = argument?.[2] ?? "";
+    const items = completing
+      .complete(typed, quests)
+      .map((item) => ({ ...item, value: `${completing.name} ${item.value}` }));
     return items.length > 0 ? items : null;
   }
   if (/\s/.test(prefix.trim())) return null;
   const typed = prefix.trim();
-  const items = Object.entries(SUBCOMMANDS)
-    .filter(([name]) => name.startsWith(typed))
-    .map(([name, description]) => ({ value: name, label: name, description }));
+  const items = QUEST_SUBCOMMANDS.filter(({ name }) => name.startsWith(typed)).map(({ name, help }) => ({
+    value: name,
+    label: name,
+    description: help,
+  }));
   return items.length > 0 ? items : null;
 }

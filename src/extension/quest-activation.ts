@@ -1,0 +1,120 @@
+/**
+ * Quest transitions that reach outside the session's memory: activating a quest (its sandbox set
+ * up, HEAD and node_modules pinned, `quest_activated` recorded) and completing one (recorded, and
+ * the next available quest activated), each shown on the HUD and told to the learner.
+ */
+import {
+  QUEST_ACTIVATED_EVENT,
+  QUEST_COMPLETED_EVENT,
+  type QuestActivation,
+} from "../core/lifecycle-events.ts";
+import type { Quest } from "../core/quest.ts";
+import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import type { EventLog } from "./event-log.ts";
+import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
+import type { QuestUi } from "./quest-ui.ts";
+import type { SandboxOutcome } from "./sandbox.ts";
+
+export type Activation = { ok: true } | { ok: false; message: string };
+
+export type QuestActivationOptions = {
+  session: QuestSessionState;
+  events: EventLog;
+  ui: Pick<QuestUi, "notify">;
+  sessionId(): string | undefined;
+  /** Sets up the workspace from a sandbox quest's template. */
+  prepareSandbox(quest: Quest & { sandboxDir: string }): Promise<SandboxOutcome>;
+  /** The workspace's HEAD commit (a full object id), if it is a git repository with one. */
+  headCommit(): Promise<string | undefined>;
+  /** Pins the workspace's node_modules, for a quest whose command checks run in the task verifier. */
+  pinDependencies?(): Promise<DependencyPin>;
+  render(): void;
+  /** Schedules the first evaluation of a quest just activated. */
+  evaluateActivated(): void;
+};
+
+export type QuestActivator = {
+  /**
+   * Makes `quest` the active one: sandbox, baseline and definition pinned now. `announce` tells
+   * the learner its goal (a quest that starts by itself; `/quest start` says it its own way).
+   */
+  activate(quest: Quest, announce?: boolean): Promise<Activation>;
+  /** Records the quest as done, then activates the next available one. */
+  complete(done: ActiveQuestState): Promise<void>;
+};
+
+/** Whether the quest has a command check that runs in the isolated task verifier. */
+export function runsInTaskVerifier(quest: Quest): boolean {
+  return quest.checks.some((c) => c.type === "command" && c.isolation === "worktree");
+}
+
+export function createQuestActivator(options: QuestActivationOptions): QuestActivator {
+  const { session, events, ui } = options;
+
+  const announcement = (quest: Quest) =>
+    `Quest ${session.positionOf(quest)}/${session.pack.length}: ${quest.title}\n${quest.goal.trim()}\n(/quest hint if you are stuck)`;
+
+  /** The sandbox a quest works in, set up unless the last one came from the same template. */
+  const setUpSandbox = async (quest: Quest, template: string): Promise<Activation> => {
+    if (session.progress.sandbox?.template === template) return { ok: true };
+    const prepared = await options.prepareSandbox({ ...quest, sandboxDir: template });
+    if (prepared.ok) {
+      session.recordSandbox(template, prepared.baseline);
+      return { ok: true };
+    }
+    // A quest that is active stays active; only with none is the next one's problem shown.
+    if (!session.active) {
+      session.waitWith(
+        prepared.kind === "not_empty"
+          ? `next: "${quest.title}" needs an empty folder (/quest start ${quest.id})`
+          : `next: "${quest.title}" could not be set up (/quest start ${quest.id})`,
+      );
+      await session.save();
+      options.render();
+    }
+    return { ok: false, message: prepared.message };
+  };
+
+  const activate = async (quest: Quest, announce = true): Promise<Activation> => {
+    if (quest.sandboxDir) {
+      const sandbox = await setUpSandbox(quest, quest.sandboxDir);
+      if (!sandbox.ok) return sandbox;
+    }
+    const baseline = await options.headCommit();
+    // Tests come from the template's own commit, never from one made since (say, in an earlier
+    // quest on the same sandbox); commits are still counted from HEAD now.
+    const oracleBaseline = quest.sandboxDir ? session.progress.sandbox?.baseline : undefined;
+    const dependencies = runsInTaskVerifier(quest) ? await options.pinDependencies?.() : undefined;
+    const record = session.newActiveRecord(quest, { baseline, oracleBaseline, dependencies });
+    const activation: QuestActivation = {
+      quest: quest.id,
+      baseline: baseline ?? null,
+      ...(oracleBaseline ? { oracleBaseline } : {}),
+    };
+    events.record({ name: QUEST_ACTIVATED_EVENT, payload: activation }, options.sessionId());
+    session.makeActive({ record, quest });
+    await session.save();
+    options.render();
+    if (announce) ui.notify(announcement(quest), "info");
+    options.evaluateActivated();
+    return { ok: true };
+  };
+
+  const complete = async (done: ActiveQuestState) => {
+    session.markCompleted(done);
+    events.record({ name: QUEST_COMPLETED_EVENT, payload: { quest: done.quest.id } }, options.sessionId());
+    // One notification: Pi's TUI shows only the last of several sent back to back.
+    const completed = `Quest complete: ${done.quest.title} ✓`;
+    const next = session.nextAvailable();
+    if (!next) {
+      await session.save();
+      ui.notify(`${completed}\nEvery quest is done. Well played!`, "info");
+      return;
+    }
+    const started = await activate(next, false);
+    if (started.ok) ui.notify(`${completed}\n\n${announcement(next)}`, "info");
+    else ui.notify(`${completed}\n\n${started.message}`, "warning");
+  };
+
+  return { activate, complete };
+}

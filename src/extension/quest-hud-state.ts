@@ -1,0 +1,31 @@
+/** What the HUD shows now, built from the session and its last result (hud.ts turns it into lines). */
+import { type HudState, hudCheck } from "./hud.ts";
+import type { QuestSessionState } from "./quest-session-state.ts";
+
+export type HudInputs = {
+  /** Whether an evaluation of the active quest is running. */
+  evaluating: boolean;
+  /** The integrity warning, if pi-quests ignored altered records or blocked the agent. */
+  integrity: string | undefined;
+};
+
+export function questHudState(session: QuestSessionState, { evaluating, integrity }: HudInputs): HudState {
+  const { pack, active, notice } = session;
+  const total = pack.length;
+  const warning = integrity ? { integrity } : {};
+  if (!active) {
+    const done = pack.filter((quest) => session.isDone(quest.id)).length;
+    return { kind: "idle", done, total, ...(notice ? { notice } : {}), ...warning };
+  }
+  const results = new Map(session.lastResultOf(active.quest.id)?.checks.map((c) => [c.id, c]));
+  return {
+    kind: "active",
+    title: active.quest.title,
+    // A pinned quest the pack no longer has is counted last.
+    position: session.positionOf(active.quest) || total,
+    total,
+    checks: active.quest.checks.map((check) => hudCheck(check, results.get(check.id))),
+    evaluating,
+    ...warning,
+  };
+}

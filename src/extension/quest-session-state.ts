@@ -1,0 +1,200 @@
+/**
+ * The learner's standing in one workspace, in memory: the progress record, the active quest and
+ * why none is active. Queries and changes of state only; what a change shows or starts (the HUD,
+ * notifications, an evaluation) is for quest-activation.ts and the controller.
+ */
+import type { VerifierEvent } from "../core/events.ts";
+import type { Quest } from "../core/quest.ts";
+import type { QuestResult } from "../core/results.ts";
+import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
+import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import { type EventLog, LIFECYCLE_EVENTS } from "./event-log.ts";
+import { pinQuest, unpinQuest } from "./pinned-quest.ts";
+import { type ActiveQuest, emptyProgress, type Progress, type ProgressStore } from "./progress.ts";
+
+/** What an activation pins, besides the quest's definition. */
+export type QuestPins = {
+  /** HEAD at activation: what git checks and "commits since the quest started" compare against. */
+  baseline?: string;
+  /** Where command checks take their oracles from: a sandbox template's commit (else `baseline`). */
+  oracleBaseline?: string;
+  /** node_modules at activation; a command check never runs on changed dependencies. */
+  dependencies?: DependencyPin;
+};
+
+/** The active quest: its record in progress, its pinned definition, and its evaluator once built. */
+export type ActiveQuestState = { record: ActiveQuest; quest: Quest; evaluator?: Promise<QuestEvaluator> };
+
+/** What became of the quest progress had pinned, when the session opened. */
+export type Restored = { kind: "none" } | { kind: "restored" } | { kind: "unusable"; problem: string };
+
+export type QuestSessionState = {
+  readonly pack: readonly Quest[];
+  readonly progress: Progress;
+  readonly active: ActiveQuestState | undefined;
+  /** Why no quest is active although some remain (e.g. the next one needs an empty folder). */
+  readonly notice: string | undefined;
+  save(): Promise<void>;
+  byId(id: string): Quest | undefined;
+  isDone(id: string): boolean;
+  missingRequirements(quest: Quest): string[];
+  nextAvailable(): Quest | undefined;
+  /** 1-based, as the HUD and announcements number quests; 0 for a quest the pack no longer has. */
+  positionOf(quest: Quest): number;
+  /** The last published result, when it is this quest's. */
+  lastResultOf(questId: string): QuestResult | undefined;
+  confirmedFor(questId: string): (checkId: string) => boolean | undefined;
+  /** What the active quest sees: its own events, and quest lifecycle events since the last reset. */
+  visibleEvents(record: ActiveQuest): VerifierEvent[];
+  pinsOf(active: ActiveQuestState): QuestPins;
+  /** The record of `quest` activated now, its events starting with the next one recorded. */
+  newActiveRecord(quest: Quest, pins: QuestPins): ActiveQuest;
+  makeActive(active: ActiveQuestState): void;
+  /** None active, for the reason `notice` gives. */
+  waitWith(notice: string): void;
+  markCompleted(done: ActiveQuestState): void;
+  publish(result: QuestResult): void;
+  recordSandbox(template: string, baseline: string): void;
+  recordConfirmation(questId: string, checkId: string, answer: boolean): void;
+  recordHintShown(record: ActiveQuest, hintCount: number): void;
+  /** Takes up the quest progress had pinned, if its definition can still be used. */
+  restorePinned(): Restored;
+  /** Every quest starts over; the sandbox record is kept, and earlier events are no longer seen. */
+  startOver(): void;
+};
+
+export type QuestSessionOptions = {
+  pack: readonly Quest[];
+  progress: Progress;
+  store: ProgressStore;
+  events: EventLog;
+  now: () => Date;
+};
+
+export function createQuestSessionState(options: QuestSessionOptions): QuestSessionState {
+  const { pack, store, events, now } = options;
+  let progress = options.progress;
+  let active: ActiveQuestState | undefined;
+  let notice: string | undefined;
+
+  const isDone = (id: string) => progress.completed[id] !== undefined;
+  const missingRequirements = (quest: Quest) => quest.requires.filter((id) => !isDone(id));
+
+  return {
+    pack,
+    get progress() {
+      return progress;
+    },
+    get active() {
+      return active;
+    },
+    get notice() {
+      return notice;
+    },
+    save: () => store.save(progress),
+    byId: (id) => pack.find((quest) => quest.id === id),
+    isDone,
+    missingRequirements,
+    nextAvailable: () => pack.find((quest) => !isDone(quest.id) && missingRequirements(quest).length === 0),
+    positionOf: (quest) => pack.findIndex((candidate) => candidate.id === quest.id) + 1,
+    lastResultOf(questId) {
+      const result = progress.lastResult as QuestResult | undefined;
+      return result?.quest === questId ? result : undefined;
+    },
+    confirmedFor: (questId) => (checkId) => progress.confirmations[questId]?.[checkId]?.answer,
+    visibleEvents: (record) =>
+      events
+        .events()
+        .filter(
+          (event) =>
+            event.seq >= record.fromSeq ||
+            (LIFECYCLE_EVENTS.has(event.name) && event.seq >= progress.epochSeq),
+        ),
+    pinsOf: (current) => pinsOf(progress, current),
+    newActiveRecord: (quest, { baseline, oracleBaseline, dependencies }) => ({
+      questId: quest.id,
+      ...pinQuest(quest),
+      ...(baseline ? { baseline } : {}),
+      ...(oracleBaseline ? { oracleBaseline } : {}),
+      ...(dependencies ? { dependencies } : {}),
+      activatedAt: now().toISOString(),
+      fromSeq: events.nextSeq(),
+      hintsShown: 0,
+    }),
+    makeActive(current) {
+      active = current;
+      notice = undefined;
+      progress.active = current.record;
+      progress.lastResult = undefined;
+    },
+    waitWith(reason) {
+      notice = reason;
+      progress.active = undefined;
+    },
+    markCompleted(done) {
+      progress.completed[done.quest.id] = {
+        at: now().toISOString(),
+        definitionHash: done.record.definitionHash,
+      };
+      active = undefined;
+      progress.active = undefined;
+    },
+    publish(result) {
+      progress.lastResult = result;
+    },
+    recordSandbox(template, baseline) {
+      progress.sandbox = { template, baseline, at: now().toISOString() };
+    },
+    recordConfirmation(questId, checkId, answer) {
+      progress.confirmations[questId] = {
+        ...progress.confirmations[questId],
+        [checkId]: { answer, at: now().toISOString() },
+      };
+    },
+    recordHintShown(record, hintCount) {
+      record.hintsShown = Math.min(record.hintsShown + 1, hintCount);
+    },
+    restorePinned() {
+      if (!progress.active) return { kind: "none" };
+      const restored = unpinQuest(progress.active);
+      if (restored.ok) {
+        active = { record: progress.active, quest: restored.quest };
+        return { kind: "restored" };
+      }
+      progress.active = undefined;
+      return { kind: "unusable", problem: restored.problem };
+    },
+    startOver() {
+      progress = {
+        ...emptyProgress(),
+        epochSeq: events.nextSeq(),
+        ...(progress.sandbox ? { sandbox: progress.sandbox } : {}),
+      };
+      active = undefined;
+      notice = undefined;
+    },
+  };
+}
+
+function pinsOf(progress: Progress, current: ActiveQuestState): QuestPins {
+  const oracleBaseline = oracleOf(progress, current);
+  const { baseline, dependencies } = current.record;
+  return {
+    ...(baseline ? { baseline } : {}),
+    ...(oracleBaseline ? { oracleBaseline } : {}),
+    ...(dependencies ? { dependencies } : {}),
+  };
+}
+
+/**
+ * Where a quest's oracles come from: the commit pinned at activation, or, for a sandbox quest
+ * pinned before oracles were recorded, its sandbox's template commit.
+ */
+function oracleOf(progress: Progress, { record, quest }: ActiveQuestState): string | undefined {
+  return (
+    record.oracleBaseline ??
+    (quest.sandboxDir !== undefined && progress.sandbox?.template === quest.sandboxDir
+      ? progress.sandbox.baseline
+      : undefined)
+  );
+}

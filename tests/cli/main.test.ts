@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { CHECK_USAGE } from "../../src/cli/check.ts";
+import { LINT_USAGE } from "../../src/cli/lint.ts";
+import { main } from "../../src/cli/main.ts";
+import { RECEIPTS_USAGE } from "../../src/cli/receipts.ts";
+
+const OVERVIEW = `pi-quests: build and test quest packs for the Pi coding agent
+
+Usage:
+  pi-quests lint PATH...        check quest files and packs (exit 0 valid, 3 invalid)
+  pi-quests check QUEST.yaml|PACK_DIR [options]
+                                evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)
+  pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
+  pi-quests help [COMMAND]
+
+Run "pi-quests COMMAND --help" for a command's options.
+`;
+
+async function run(args: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const exitCode = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    cwd: "/",
+    env: {},
+  });
+  return { exitCode, stdout, stderr };
+}
+
+describe("the command table", () => {
+  it("help is the overview built from the table, a synopsis and a summary per command", async () => {
+    for (const word of ["help", "--help", "-h"]) {
+      expect(await run([word])).toEqual({ exitCode: 0, stdout: OVERVIEW, stderr: "" });
+    }
+  });
+
+  it("help COMMAND is that command's usage; help with anything else is the overview", async () => {
+    expect((await run(["help", "lint"])).stdout).toBe(LINT_USAGE);
+    expect((await run(["-h", "check"])).stdout).toBe(CHECK_USAGE);
+    expect((await run(["--help", "receipts"])).stdout).toBe(RECEIPTS_USAGE);
+    expect((await run(["help", "help"])).stdout).toBe(OVERVIEW);
+  });
+
+  it("no command: the overview on stderr, exit 3", async () => {
+    expect(await run([])).toEqual({ exitCode: 3, stdout: "", stderr: OVERVIEW });
+  });
+
+  it("an unknown command names the commands of the table", async () => {
+    expect(await run(["frobnicate"])).toEqual({
+      exitCode: 3,
+      stdout: "",
+      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check and receipts\n\n${OVERVIEW}`,
+    });
+  });
+
+  it("a command runs with the words after its name", async () => {
+    expect(await run(["lint", "--help"])).toEqual({ exitCode: 0, stdout: LINT_USAGE, stderr: "" });
+  });
+});

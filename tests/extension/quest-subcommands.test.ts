@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { type Check, CheckSchema } from "../../src/core/checks.ts";
+import { confirmationPrompt, QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
+
+describe("the /quest subcommand table", () => {
+  it("names each subcommand once, in lower case, each with a help line", () => {
+    const names = QUEST_SUBCOMMANDS.map((entry) => entry.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const entry of QUEST_SUBCOMMANDS) {
+      expect(entry.name).toMatch(/^[a-z]+$/);
+      expect(entry.help.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("help is a built-in, not an entry (it lists the entries)", () => {
+    expect(QUEST_SUBCOMMANDS.map((entry) => entry.name)).not.toContain("help");
+  });
+
+  it("only start takes an argument to complete: the quest id", () => {
+    const completing = QUEST_SUBCOMMANDS.filter((entry) => entry.complete).map((entry) => entry.name);
+    expect(completing).toEqual(["start"]);
+    const start = QUEST_SUBCOMMANDS.find((entry) => entry.name === "start");
+    expect(
+      start?.complete?.("b", [
+        { id: "alpha", title: "A" },
+        { id: "beta", title: "B" },
+      ]),
+    ).toEqual([{ value: "beta", label: "beta", description: "B" }]);
+  });
+
+  it("reads the words after a name: start takes the first as its quest id; the others take none", () => {
+    const parse = (name: string, rest: string[]) =>
+      QUEST_SUBCOMMANDS.find((entry) => entry.name === name)?.parse(rest);
+    expect(parse("start", ["alpha", "extra"])).toEqual({ questId: "alpha" });
+    expect(parse("start", [])).toEqual({ questId: undefined });
+    expect(parse("list", ["extra"])).toEqual({});
+  });
+});
+
+describe("confirm checks on /quest check", () => {
+  it("a confirm check asks its prompt; any other check asks nothing", () => {
+    const check = (fields: Record<string, unknown>): Check => ({ ...CheckSchema.parse(fields), id: "c" });
+    const confirm = check({ type: "confirm", prompt: "Did you read it?" });
+    const event = check({ type: "event", match: { event: "input" } });
+    expect(confirmationPrompt(confirm)).toBe("Did you read it?");
+    expect(confirmationPrompt(event)).toBeUndefined();
+  });
+});
