@@ -6,8 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Check } from "../src/core/checks.ts";
-import { CheckSchema } from "../src/core/checks.ts";
+import { type CommandCheck, CommandCheckSchema } from "../src/core/checks.ts";
 import { openSealer } from "../src/core/seal.ts";
 import { createNodeProbes } from "../src/probes/index.ts";
 import { createReceiptPort } from "../src/receipts/port.ts";
@@ -46,14 +45,17 @@ export type ReceiptRow = { files: number; reused: Timing; ran: Timing };
 export async function benchReceipts(base: string, sizes = [100, 10_000]): Promise<ReceiptRow[]> {
   mkdirSync(base, { recursive: true });
   const rows: ReceiptRow[] = [];
-  const check: Check = { ...CheckSchema.parse({ type: "command", run: "bash test/check.sh" }), id: "check" };
+  const check: CommandCheck = {
+    ...CommandCheckSchema.parse({ type: "command", run: "bash test/check.sh" }),
+    id: "check",
+  };
   for (const files of sizes) {
     const workspace = makeRepo(base, files);
     const dataDir = realpathSync(mkdtempSync(join(base, "receipts-data-")));
     try {
-      const made = await createTaskVerifier({ workspace, dataDir });
+      const made = await createTaskVerifier({ workspace, dataDir, checks: [{ questId: "bench", check }] });
       if (!made.ok) throw new Error(made.message);
-      const probes = { ...createNodeProbes(), runIsolated: made.verifier.run };
+      const probes = createNodeProbes({ runIsolated: made.verifier.run });
       const store = await openReceiptStore(join(dataDir, "receipts"), { sealer: openSealer(dataDir) });
       const context = {
         probes,

@@ -53,9 +53,27 @@ export async function benchTaskVerifier(base: string, cases: Case[] = DEFAULT_CA
     const repo = makeRepo(base, files);
     const dataDir = realpathSync(mkdtempSync(join(base, "data-")));
     try {
-      const made = await createTaskVerifier({ workspace: repo, dataDir });
+      const here = cases.filter((c) => c.files === files);
+      // Each case is a check of its own, pinned when the verifier is made, as a quest's are.
+      const checkId = (index: number) => `check-${index}`;
+      const made = await createTaskVerifier({
+        workspace: repo,
+        dataDir,
+        checks: here.map(({ content }, index) => ({
+          questId: "bench",
+          check: {
+            id: checkId(index),
+            type: "command",
+            run: content,
+            timeout_ms: 60_000,
+            exit_code: 0,
+            oracle_paths: [],
+            isolation: "worktree",
+          },
+        })),
+      });
       if (!made.ok) throw new Error(made.message);
-      for (const { label, content, runs } of cases.filter((c) => c.files === files)) {
+      for (const [index, { label, content, runs }] of here.entries()) {
         const request = { script: "bench/check", content, cwd: repo, timeoutMs: 60_000 };
         const direct = await measure(
           async () => {
@@ -67,12 +85,7 @@ export async function benchTaskVerifier(base: string, cases: Case[] = DEFAULT_CA
         );
         const isolated = await measure(
           async () => {
-            const outcome = await made.verifier.run({
-              ...request,
-              oraclePaths: [],
-              questId: "bench",
-              checkId: "check",
-            });
+            const outcome = await made.verifier.run({ questId: "bench", checkId: checkId(index), cwd: repo });
             if (!outcome.ok || !outcome.passed)
               throw new Error(`the isolated run failed: ${outcome.ok ? outcome.report : outcome.message}`);
           },

@@ -1,5 +1,5 @@
 /** The real Node adapters behind the engine's `Probes` port. */
-import type { Probes } from "../verifier/probes.ts";
+import type { IsolatedRunRequest, Probes, ScriptOutcome } from "../verifier/probes.ts";
 import { fileExists, readFile } from "./files.ts";
 import { createGitProbe } from "./git.ts";
 import { bashCheck } from "./script-runner.ts";
@@ -11,6 +11,8 @@ export type NodeProbesOptions = {
   env?: Record<string, string | undefined>;
   /** The home folder `~/` names and Pi's user skills live under (default: the user's). */
   home?: string;
+  /** The isolated task verifier's run, when there is one (src/runtime/quest-evaluator.ts builds it). */
+  runIsolated?: (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
 };
 
 export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
@@ -18,6 +20,7 @@ export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
     fileExists,
     readFile,
     runCommand: bashCheck(),
+    ...(options.runIsolated ? { runIsolated: options.runIsolated } : {}),
     git: createGitProbe(),
     // Loaded on first use: Pi's skill loader alone takes a second to import.
     mcpHandshake: async (request) => {

@@ -17,7 +17,7 @@ import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
-import type { Probes, ScriptOutcome } from "../verifier/probes.ts";
+import type { IsolatedRunRequest, ScriptOutcome } from "../verifier/probes.ts";
 import { oracleMissingMessage, oraclePin } from "./oracle-baseline.ts";
 
 export type QuestEvaluatorOptions = {
@@ -87,18 +87,20 @@ const unavailable = (message: string) => async (): Promise<ScriptOutcome> => ({
   truncated: false,
 });
 
-/** Command checks go through the isolated task verifier, pinned to the quest's checks and oracle. */
-async function attachTaskVerifier(probes: Probes, options: QuestEvaluatorOptions): Promise<void> {
+type IsolatedRun = (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
+
+/**
+ * The isolated task verifier's run, pinned to the quest's checks and oracle; one that answers
+ * unavailable when the verifier cannot start; none when no check needs it.
+ */
+async function isolatedRun(options: QuestEvaluatorOptions): Promise<IsolatedRun | undefined> {
   const { quest } = options;
   const commandChecks = quest.checks.flatMap((c) =>
     c.type === "command" && c.isolation === "worktree" ? [c] : [],
   );
-  if (commandChecks.length === 0) return;
+  if (commandChecks.length === 0) return undefined;
   const oracle = oraclePin(options);
-  if (!oracle.ok) {
-    probes.runIsolated = unavailable(oracle.message);
-    return;
-  }
+  if (!oracle.ok) return unavailable(oracle.message);
   const made = await createTaskVerifier({
     workspace: options.workspace,
     dataDir: options.dataDir,
@@ -109,7 +111,7 @@ async function attachTaskVerifier(probes: Probes, options: QuestEvaluatorOptions
     ...(options.dependencies ? { dependencies: options.dependencies } : {}),
   });
   // A template commit that is gone is said so, never replaced by HEAD.
-  probes.runIsolated = made.ok
+  return made.ok
     ? made.verifier.run
     : unavailable(
         made.kind === "unknown_baseline" && options.oracleBaseline
@@ -125,8 +127,13 @@ async function attachTaskVerifier(probes: Probes, options: QuestEvaluatorOptions
  */
 export async function createQuestEvaluator(options: QuestEvaluatorOptions): Promise<QuestEvaluator> {
   const { quest } = options;
-  const probes = createNodeProbes({ confirmed: options.confirmed, env: options.env, home: options.home });
-  await attachTaskVerifier(probes, options);
+  const runIsolated = await isolatedRun(options);
+  const probes = createNodeProbes({
+    confirmed: options.confirmed,
+    env: options.env,
+    home: options.home,
+    ...(runIsolated ? { runIsolated } : {}),
+  });
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
   // snapshot of that evaluation.
   const opened = quest.checks.some((c) => c.type === "command")

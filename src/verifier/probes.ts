@@ -74,13 +74,16 @@ export type ScriptOutcome =
       containmentNote?: string;
     };
 
-/** A command for the isolated task verifier: a script plus what identifies and protects it. */
-export type IsolatedScriptRequest = ScriptRequest & {
-  oraclePaths: string[];
+/**
+ * A command check for the isolated task verifier, named by its pinned identity: the verifier runs
+ * the definition it pinned when the quest started, never one sent with the request.
+ */
+export type IsolatedRunRequest = {
   questId: string;
   checkId: string;
-  /** Version 2: only changes to these paths (globs, workspace-relative) are applied. */
-  editable?: string[];
+  /** The check's folder as the engine resolved it; it must be the pinned check's folder. */
+  cwd: string;
+  signal?: AbortSignal;
 };
 
 export type GitAnswer<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -153,8 +156,8 @@ export type Probes = {
   readFile(path: ResolvedPath, maxBytes: number): Promise<ReadFileProbe>;
   /** Runs a script in place (`isolation: none`). */
   runCommand(request: ScriptRequest): Promise<ScriptOutcome>;
-  /** Runs a script in the isolated task verifier; absent until that verifier is wired in. */
-  runIsolated?: (request: IsolatedScriptRequest) => Promise<ScriptOutcome>;
+  /** Runs a pinned command check in the isolated task verifier; absent where there is none. */
+  runIsolated?: (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
   git: GitProbe;
   mcpHandshake(request: McpRequest): Promise<McpOutcome>;
   skillValid(request: SkillRequest): Promise<SkillOutcome>;

@@ -95,7 +95,9 @@ const EDITABLE = { editable: ["src/**"] };
 describe("with editable: only changes to editable paths reach the worktree", () => {
   it("the agent rewrites the test to exit 0: not applied, listed as left out, the check fails", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", EDITABLE)],
+    });
     await shell(workspace, "printf 'console.log(\"PASS\")\\n' > test/add.test.js");
 
     const before = snapshot(workspace);
@@ -107,7 +109,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
   it("the agent rewrites a helper the test imports (module.exports = () => true): not applied", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", EDITABLE)],
+    });
     await shell(workspace, "echo 'module.exports = () => true;' > helpers/expect-equal.js");
 
     const before = snapshot(workspace);
@@ -119,7 +123,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
   it("the agent rewrites the Makefile `make test` reads: not applied", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "make -s test", EDITABLE)],
+    });
     await shell(workspace, "printf '.PHONY: test\\ntest:\\n\\t@echo PASS\\n' > Makefile");
 
     const before = snapshot(workspace);
@@ -131,7 +137,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
   it("the agent deletes a non-editable file the test reads (cases.json): it comes back", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", EDITABLE)],
+    });
     // Without its cases the test would pass vacuously ("PASS add (0 cases)").
     await shell(workspace, "rm cases.json && git commit -qam 'remove cases' --no-verify");
 
@@ -144,7 +152,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
   it("the agent adds a non-editable file the test would pick up (local-overrides.js): not added", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", EDITABLE)],
+    });
     await shell(workspace, "echo 'exports.add = (a, b) => a + b;' > local-overrides.js");
 
     const before = snapshot(workspace);
@@ -156,7 +166,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
   it("the agent changes the package.json test script to `echo PASS`: not applied", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", EDITABLE)],
+    });
     await shell(workspace, `cat > package.json <<'EOF'\n${manifest({ test: "echo PASS" })}EOF`);
 
     const before = snapshot(workspace);
@@ -170,7 +182,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
     "the agent adds a conftest.py that patches the code under test: not added",
     async () => {
       const workspace = makeRepo(pythonProject());
-      const { verifier, dataDir } = await verifierFor(workspace);
+      const { verifier, dataDir } = await verifierFor(workspace, {
+        pin: [request(workspace, PYTEST, { editable: ["calc.py"] })],
+      });
       await shell(workspace, `cat > conftest.py <<'EOF'\n${PATCHING_CONFTEST}EOF`);
 
       const before = snapshot(workspace);
@@ -183,7 +197,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
   it("every cheat at once with the honest fix: passes on the fix alone, the evidence lists what was left out", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test && node -e 'require(\"./src/util/twice.js\")'", EDITABLE)],
+    });
     await shell(
       workspace,
       [
@@ -212,7 +228,7 @@ describe("with editable: only changes to editable paths reach the worktree", () 
     expectCleanAfter(workspace, before, dataDir);
   });
 
-  it("a copy of the quest without editable (or with a wider one) is refused: the pinned definition counts", async () => {
+  it("a copy of the quest without editable (or with a wider one) is not what runs: the pinned definition counts", async () => {
     const workspace = makeRepo(addProject());
     const pinned = check({ type: "command", run: "npm test", editable: ["src/**"] }, "c");
     if (pinned.type !== "command") throw new Error("a command check");
@@ -221,11 +237,21 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
     const before = snapshot(workspace);
     for (const editable of [undefined, ["**"]]) {
-      const outcome = await verifier.run(
-        request(workspace, "npm test", { timeoutMs: pinned.timeout_ms, ...(editable ? { editable } : {}) }),
+      // The engine evaluates the copy; its request names q/c, and the pinned editable applies.
+      const copy = check({ type: "command", run: "npm test", ...(editable ? { editable } : {}) }, "c");
+      const result = await evaluateQuest(
+        { id: "q", checks: [copy] },
+        {
+          probes: createNodeProbes({ runIsolated: verifier.runRequest }),
+          events: [],
+          paths: { workspace, agentDir: dataDir, home: dataDir },
+          questId: "q",
+        },
       );
-      if (outcome.ok) throw new Error(`expected a refusal, it ran: ${outcome.report}`);
-      expect(outcome.message).toContain("differs from the definition pinned when the quest started");
+      expect(result.checks[0]).toMatchObject({
+        status: "fail",
+        evidence: { verification: { leftOut: ["helpers/expect-equal.js"] } },
+      });
     }
     // The pinned definition itself runs, and the helper's rewrite does not reach the worktree.
     const outcome = red(
@@ -243,14 +269,21 @@ describe("with editable: only changes to editable paths reach the worktree", () 
       "checks.test.js":
         'const { add } = require("./math.js");\nif (add(2, 3) !== 5) { console.error("FAIL add is", add(2, 3)); process.exit(1); }\n',
     });
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [
+        request(workspace, "node checks.test.js"),
+        request(workspace, "node checks.test.js", { checkId: "editable", editable: ["math.js"] }),
+      ],
+    });
     await shell(workspace, "sed -i 's/a - b/a + b/' math.js");
 
     const before = snapshot(workspace);
     const guarded = red(await verifier.run(request(workspace, "node checks.test.js")));
     expect(guarded.verification?.restored).toContain("math.js");
     const outcome = green(
-      await verifier.run(request(workspace, "node checks.test.js", { editable: ["math.js"] })),
+      await verifier.run(
+        request(workspace, "node checks.test.js", { checkId: "editable", editable: ["math.js"] }),
+      ),
     );
     expect(outcome.verification?.restored).not.toContain("math.js");
     expect(outcome.verification?.leftOut).toEqual([]);
@@ -259,10 +292,11 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 
   it("the check's summary tells the learner which changes outside editable were not applied", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", { timeoutMs: 60_000, editable: ["src/**"] })],
+    });
     await shell(workspace, `${FIX} && printf 'console.log("PASS")\\n' > test/add.test.js`);
-    const probes = createNodeProbes({});
-    probes.runIsolated = verifier.run;
+    const probes = createNodeProbes({ runIsolated: verifier.runRequest });
 
     const before = snapshot(workspace);
     const result = await evaluateQuest(
@@ -283,7 +317,7 @@ describe("with editable: only changes to editable paths reach the worktree", () 
 describe("without editable: what the baseline's tests load is protected", () => {
   it("the agent rewrites a helper the test imports (module.exports = () => true): restored", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     await shell(workspace, "echo 'module.exports = () => true;' > helpers/expect-equal.js");
 
     const before = snapshot(workspace);
@@ -295,7 +329,7 @@ describe("without editable: what the baseline's tests load is protected", () => 
 
   it("the honest fix of the code under test still passes (the test imports it too)", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     await shell(workspace, FIX);
 
     const before = snapshot(workspace);
@@ -320,7 +354,9 @@ describe("without editable: what the baseline's tests load is protected", () => 
           'assert_eq() { if [ "$1" != "$2" ]; then echo "FAIL got $1, want $2"; exit 1; fi; }\n',
       }),
     );
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "bash scripts/check.sh")],
+    });
     await shell(workspace, "echo 'assert_eq() { :; }' > scripts/assert.sh");
 
     const before = snapshot(workspace);
@@ -332,7 +368,7 @@ describe("without editable: what the baseline's tests load is protected", () => 
 
   it("the agent rewrites the Makefile so `make test` echoes PASS: restored", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "make -s test")] });
     await shell(workspace, "printf '.PHONY: test\\ntest:\\n\\t@echo PASS\\n' > Makefile");
 
     const before = snapshot(workspace);
@@ -355,7 +391,9 @@ describe("without editable: what the baseline's tests load is protected", () => 
     });
     // The learner's installed dependencies (ignored by git), as `npm install` leaves them.
     symlinkSync(resolve("node_modules"), join(workspace, "node_modules"));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", { timeoutMs: 60_000 })],
+    });
     await shell(
       workspace,
       'printf \'import { expect } from "vitest";\\nexpect.extend({ toSum: () => ({ pass: true, message: () => "" }) });\\n\' > setup/matchers.js',
@@ -372,7 +410,7 @@ describe("without editable: what the baseline's tests load is protected", () => 
     "the agent adds a conftest.py that patches the code under test: removed before the run",
     async () => {
       const workspace = makeRepo(pythonProject());
-      const { verifier, dataDir } = await verifierFor(workspace);
+      const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, PYTEST)] });
       await shell(workspace, `cat > conftest.py <<'EOF'\n${PATCHING_CONFTEST}EOF`);
 
       const before = snapshot(workspace);
@@ -395,7 +433,7 @@ describe("without editable: what the baseline's tests load is protected", () => 
       ...addProject(),
       "package.json": manifest({ test: "node --test" }),
     });
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     // The baseline test fails; the agent removes nothing, but adds a green test and commits it.
     await shell(
       workspace,

@@ -112,7 +112,7 @@ async function agreedFingerprint(workspace: string): Promise<string> {
 describe("replace refs and grafts", () => {
   it("git replace of the baseline's test blob: the task verifier restores the real test", async () => {
     const workspace = makeRepo(PROJECT);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const real = git(workspace, "rev-parse", "HEAD:test/add.test.js").trim();
     const fake = execFileSync("git", ["hash-object", "-w", "--stdin"], { cwd: workspace, input: NO_OP })
       .toString()
@@ -182,7 +182,7 @@ describe("programs the repository's config names", () => {
 
   it("a post-checkout hook never runs in the verifier's worktree; the honest fix still passes", async () => {
     const workspace = makeRepo(PROJECT);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const marker = markerPath();
     const hook = join(workspace, ".git/hooks/post-checkout");
     writeFileSync(hook, `#!/bin/sh\ntouch '${marker}'\nprintf '%s' '${NO_OP}' > test/add.test.js\n`);
@@ -200,7 +200,7 @@ describe("programs the repository's config names", () => {
   it("filter drivers from an included config file never run (clean_tree, diff_contains, the verifier)", async () => {
     const workspace = makeRepo(PROJECT);
     const baseline = head(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const marker = markerPath();
     const driver = spy(marker, NO_OP);
     writeFileSync(
@@ -355,7 +355,7 @@ describe("the honest solution", () => {
   it("a committed fix: clean_tree, commit_count and diff_contains pass, and the verifier is green", async () => {
     const workspace = makeRepo(PROJECT);
     const baseline = head(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "src/add.js", FIXED_ADD);
     git(workspace, "commit", "-qam", "fix add");
 

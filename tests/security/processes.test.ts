@@ -128,14 +128,13 @@ describe.skipIf(!contained)("processes a check leaves behind, in the isolated ve
     it(`${attack.title}: gone when the check returns`, async () => {
       const workspace = makeRepo(PROJECT);
       const dataDir = freshDataDir();
-      const { verifier } = await verifierFor(workspace, { dataDir });
       const out = makeWorkspace();
       const t = token();
+      const check = request(workspace, `${attack.script(t, out)}\n${waitReady(out)}`);
+      const { verifier } = await verifierFor(workspace, { dataDir, pin: [check] });
       const before = snapshot(workspace);
 
-      const outcome = finished(
-        await verifier.run(request(workspace, `${attack.script(t, out)}\n${waitReady(out)}`)),
-      );
+      const outcome = finished(await verifier.run(check));
 
       expect(existsSync(join(out, "ready"))).toBe(true);
       expect(outcome.report).toContain("planted");
@@ -239,7 +238,11 @@ describe("worktrees whose cleanup the agent breaks", () => {
     const workspace = makeRepo({ ...PROJECT, "src/add.js": "exports.add = (a, b) => a + b;\n" });
     const dataDir = freshDataDir();
     const fake = failingGitRemove();
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
+    const { verifier } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test")],
+      dataDir,
+      env: fake.env,
+    });
     const before = snapshot(workspace);
 
     const outcome = await verifier.run(request(workspace, "npm test"));
@@ -269,7 +272,7 @@ describe("worktrees whose cleanup the agent breaks", () => {
   it("a link planted in worktrees/ (and named in the journal) pointing at the learner's files is never followed", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
+    const { verifier } = await verifierFor(workspace, { pin: [request(workspace, "npm test")], dataDir });
     const before = snapshot(workspace);
     const worktrees = join(homeOf(dataDir), "worktrees");
 
@@ -292,7 +295,11 @@ describe("worktrees whose cleanup the agent breaks", () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     const fake = failingGitRemove();
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
+    const { verifier } = await verifierFor(workspace, {
+      pin: [request(workspace, "echo hi")],
+      dataDir,
+      env: fake.env,
+    });
     const before = snapshot(workspace);
 
     const outcome = await verifier.run(request(workspace, "echo hi"));
@@ -315,7 +322,7 @@ describe.skipIf(!contained)("the honest solution", () => {
   it("a fixed add() passes in the isolated verifier, contained in a PID namespace, with nothing left", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
+    const { verifier } = await verifierFor(workspace, { pin: [request(workspace, "npm test")], dataDir });
     writeFileSync(join(workspace, "src/add.js"), "exports.add = (a, b) => a + b;\n");
     const before = snapshot(workspace);
 

@@ -315,12 +315,15 @@ describe("node_modules are as they were when the quest started", () => {
     const before = snapshot(workspace);
 
     // Without the pin the cheat passes: the attack is real.
-    const unpinned = await verifierFor(workspace);
+    const unpinned = await verifierFor(workspace, { pin: [request(workspace, "node test/add.test.js")] });
     expect(finished(await unpinned.verifier.run(request(workspace, "node test/add.test.js"))).passed).toBe(
       true,
     );
 
-    const { verifier, dataDir } = await verifierFor(workspace, { dependencies: pin });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node test/add.test.js")],
+      dependencies: pin,
+    });
     const message = pending(await verifier.run(request(workspace, "node test/add.test.js")));
     expect(message).toMatch(/dependencies changed since the quest started/);
     expect(message).toContain("node_modules/add-check changed");
@@ -338,7 +341,10 @@ describe("node_modules are as they were when the quest started", () => {
     utimesSync(file, old.atime, old.mtime);
     const before = snapshot(workspace);
 
-    const { verifier, dataDir } = await verifierFor(workspace, { dependencies: pin });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node test/add.test.js")],
+      dependencies: pin,
+    });
     expect(pending(await verifier.run(request(workspace, "node test/add.test.js")))).toContain(
       "node_modules/add-check changed",
     );
@@ -351,10 +357,13 @@ describe("node_modules are as they were when the quest started", () => {
     shim(join(workspace, "node_modules/.bin/node"), "echo 'PASS add'; exit 0");
     const before = snapshot(workspace);
 
-    const unpinned = await verifierFor(workspace);
+    const unpinned = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     expect(finished(await unpinned.verifier.run(request(workspace, "npm test"))).passed).toBe(true);
 
-    const { verifier, dataDir } = await verifierFor(workspace, { dependencies: pin });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test")],
+      dependencies: pin,
+    });
     expect(pending(await verifier.run(request(workspace, "npm test")))).toContain(
       "node_modules/.bin/node added",
     );
@@ -371,7 +380,10 @@ describe("node_modules are as they were when the quest started", () => {
     writeFileSync(join(workspace, "node_modules/@evil/preload/index.js"), "process.exit(0);\n");
     const before = snapshot(workspace);
 
-    const { verifier, dataDir } = await verifierFor(workspace, { dependencies: pin });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node test/add.test.js")],
+      dependencies: pin,
+    });
     const message = pending(await verifier.run(request(workspace, "node test/add.test.js")));
     expect(message).toContain("node_modules/left-pad added");
     expect(message).toContain("node_modules/@evil/preload added");
@@ -388,7 +400,10 @@ describe("node_modules are as they were when the quest started", () => {
       "printf '%s\\n' \"$content\" > node_modules/add-check/index.js",
       "node test/add.test.js",
     ].join(" && ");
-    const { verifier, dataDir } = await verifierFor(workspace, { dependencies: pin });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, run)],
+      dependencies: pin,
+    });
     const before = snapshot(workspace);
     const outcome = await verifier.run(request(workspace, run));
     expect(pending(outcome)).toContain("node_modules/add-check changed");
@@ -404,9 +419,16 @@ describe("node_modules are as they were when the quest started", () => {
     mkdirSync(join(workspace, "node_modules/.vite/vitest"), { recursive: true });
     writeFileSync(join(workspace, "node_modules/.vite/vitest/results.json"), "{}\n");
     const before = snapshot(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace, { dependencies: pin, npmCliPath: NPM_CLI });
-    expect(finished(await verifier.run(request(workspace, "npm test"))).passed).toBe(true);
-    expect(finished(await verifier.run(request(workspace, "node test/add.test.js"))).passed).toBe(true);
+    const checks = [
+      request(workspace, "npm test"),
+      request(workspace, "node test/add.test.js", { checkId: "node" }),
+    ];
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      dependencies: pin,
+      npmCliPath: NPM_CLI,
+      pin: checks,
+    });
+    for (const check of checks) expect(finished(await verifier.run(check)).passed).toBe(true);
     expectCleanAfter(workspace, before, dataDir);
   }, 60_000);
 
@@ -416,7 +438,10 @@ describe("node_modules are as they were when the quest started", () => {
     expect(pin).toMatchObject({ kind: "unpinnable", reason: expect.stringMatching(/entries limit/) });
     writeFileSync(join(workspace, "src/add.js"), FIXED_ADD);
     const before = snapshot(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace, { dependencies: pin });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node test/add.test.js")],
+      dependencies: pin,
+    });
     expect(pending(await verifier.run(request(workspace, "node test/add.test.js")))).toMatch(
       /could not be pinned when the quest started/,
     );
@@ -439,7 +464,10 @@ describe("look-alike tools on the check's PATH", () => {
     const before = snapshot(workspace);
     const env = { ...process.env, PATH: `${join(workspace, "bin")}:.:bin:${process.env.PATH ?? ""}` };
 
-    const { verifier, dataDir } = await verifierFor(workspace, { env });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, CHEAT_CHECK)],
+      env,
+    });
     const outcome = finished(await verifier.run(request(workspace, CHEAT_CHECK)));
     expect(outcome.passed).toBe(false);
     const run = JSON.parse(readFileSync(join(outcome.verification?.runDir ?? "", "run.json"), "utf8"));
@@ -461,7 +489,10 @@ describe("look-alike tools on the check's PATH", () => {
     const env = { ...process.env, HOME: home, PATH: `${join(home, "bin")}:${process.env.PATH ?? ""}` };
     const before = snapshot(workspace);
 
-    const { verifier, dataDir } = await verifierFor(workspace, { env });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, CHEAT_CHECK)],
+      env,
+    });
     const cheat = finished(await verifier.run(request(workspace, CHEAT_CHECK)));
     expect(cheat.passed).toBe(false);
     const run = JSON.parse(readFileSync(join(cheat.verification?.runDir ?? "", "run.json"), "utf8"));

@@ -43,7 +43,9 @@ describe("the verifier's worktree written by another process", () => {
   it("the fix written into the worktree's copy of the code while the check runs: not a pass, and the evidence says which file changed", async () => {
     const workspace = makeRepo({ "src/add.js": BUGGY_ADD, "test/add.test.js": ADD_TEST });
     const before = snapshot(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "touch started; sleep 1; node test/add.test.js", { timeoutMs: 20_000 })],
+    });
     // The check marks that it started, then waits a little: the attacker writes in between.
     leaveAttacker(dataDir, "started");
     const outcome = await verifier.run(
@@ -58,7 +60,9 @@ describe("the verifier's worktree written by another process", () => {
   it("the fix written into the worktree as soon as git checks it out: the check never counts", async () => {
     const workspace = makeRepo({ "src/add.js": BUGGY_ADD, "test/add.test.js": ADD_TEST });
     const before = snapshot(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "sleep 0.5; node test/add.test.js")],
+    });
     leaveAttacker(dataDir, "test/add.test.js");
     const outcome = await verifier.run(request(workspace, "sleep 0.5; node test/add.test.js"));
     // Before the check starts or while it runs, whichever the attacker hit: never a pass.
@@ -71,7 +75,9 @@ describe("the verifier's worktree written by another process", () => {
   it("a check that rewrites a file it was given is not a pass either: pi-quests cannot tell its write from another process's", async () => {
     const workspace = makeRepo({ "src/add.js": FIXED_ADD, "test/add.test.js": ADD_TEST, "notes.txt": "a\n" });
     const before = snapshot(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node test/add.test.js && echo b >> notes.txt")],
+    });
     const outcome = await verifier.run(request(workspace, "node test/add.test.js && echo b >> notes.txt"));
     expect(notPass(outcome)).toContain("changed while it ran (notes.txt)");
     expectCleanAfter(workspace, before, dataDir);
@@ -80,7 +86,9 @@ describe("the verifier's worktree written by another process", () => {
   it("honest: the fix in the workspace passes, and files the check adds (a cache, a build) are its own", async () => {
     const workspace = makeRepo({ "src/add.js": BUGGY_ADD, "test/add.test.js": ADD_TEST });
     const before = snapshot(workspace);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "mkdir -p .cache && echo x > .cache/run && node test/add.test.js")],
+    });
     const { writeFileSync } = await import("node:fs");
     writeFileSync(`${workspace}/src/add.js`, FIXED_ADD);
     const after = snapshot(workspace);

@@ -6,14 +6,15 @@
 import { createHash } from "node:crypto";
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { expect } from "vitest";
 import {
   createTaskVerifier,
+  type PinnedCheck,
   type TaskVerifier,
   type TaskVerifierOptions,
 } from "../../src/task-verifier/index.ts";
-import type { IsolatedScriptRequest, ScriptOutcome } from "../../src/verifier/probes.ts";
+import type { IsolatedRunRequest, ScriptOutcome } from "../../src/verifier/probes.ts";
 import { git, makeWorkspace } from "./workspace.ts";
 
 /** npm's entry point on this machine: the one running the tests, else the system's. */
@@ -34,24 +35,25 @@ export function dataDirOutside(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), "pi-quests-data-")));
 }
 
-export async function verifierFor(
-  workspace: string,
-  options: Partial<TaskVerifierOptions> = {},
-): Promise<{ verifier: TaskVerifier; dataDir: string }> {
-  const dataDir = options.dataDir ?? dataDirOutside();
-  const made = await createTaskVerifier({ workspace, dataDir, npmCliPath: NPM_CLI, ...options });
-  if (!made.ok) throw new Error(`the verifier did not start: ${made.message}`);
-  return { verifier: made.verifier, dataDir };
-}
+/**
+ * A command check as a test gives it: the definition the host pins (its script, folder, timeout,
+ * oracle paths, editable) and the identity the engine's request names it by.
+ */
+export type TestCheck = {
+  questId: string;
+  checkId: string;
+  content: string;
+  /** Absolute, as the engine resolves it; pinned relative to the workspace, as a quest writes it. */
+  cwd: string;
+  timeoutMs: number;
+  oraclePaths: string[];
+  editable?: string[];
+  signal?: AbortSignal;
+};
 
-/** A request as the engine makes it for a `command` check. */
-export function request(
-  workspace: string,
-  content: string,
-  extra: Partial<IsolatedScriptRequest> = {},
-): IsolatedScriptRequest {
+/** A check as the engine would read it from a quest, check q/c by default. */
+export function request(workspace: string, content: string, extra: Partial<TestCheck> = {}): TestCheck {
   return {
-    script: "q/c",
     content,
     cwd: workspace,
     timeoutMs: 30_000,
@@ -59,6 +61,92 @@ export function request(
     questId: "q",
     checkId: "c",
     ...extra,
+  };
+}
+
+/** What the host pins for `test`. */
+export function pinnedCheck(workspace: string, test: TestCheck): PinnedCheck {
+  const folder = relative(workspace, test.cwd);
+  return {
+    questId: test.questId,
+    check: {
+      id: test.checkId,
+      type: "command",
+      run: test.content,
+      ...(folder ? { cwd: folder } : {}),
+      timeout_ms: test.timeoutMs,
+      exit_code: 0,
+      oracle_paths: test.oraclePaths,
+      isolation: "worktree",
+      ...(test.editable ? { editable: test.editable } : {}),
+    },
+  };
+}
+
+/** The request the engine sends for `test`: the pinned identity and the resolved folder. */
+export function requestFor(test: TestCheck): IsolatedRunRequest {
+  return {
+    questId: test.questId,
+    checkId: test.checkId,
+    cwd: test.cwd,
+    ...(test.signal ? { signal: test.signal } : {}),
+  };
+}
+
+/** Whether `pinned` is the definition `test` describes. */
+function describes(workspace: string, pinned: PinnedCheck, test: TestCheck): boolean {
+  return (
+    pinned.check.run === test.content &&
+    pinned.check.timeout_ms === test.timeoutMs &&
+    JSON.stringify(pinned.check.oracle_paths) === JSON.stringify(test.oraclePaths) &&
+    JSON.stringify(pinned.check.editable ?? null) === JSON.stringify(test.editable ?? null) &&
+    resolve(workspace, pinned.check.cwd ?? ".") === resolve(test.cwd)
+  );
+}
+
+export type TestVerifier = Omit<TaskVerifier, "run"> & {
+  /** Runs a check the test pinned, by its identity (a test that runs one it did not pin fails). */
+  run(test: TestCheck): Promise<ScriptOutcome>;
+  /** The verifier's own run, as the engine calls it. */
+  runRequest: TaskVerifier["run"];
+};
+
+/**
+ * A task verifier for `workspace`, pinned to `options.checks` and to the checks in `pin` (which
+ * `request` builds); its `run` takes those checks and sends the engine's request for them.
+ */
+export async function verifierFor(
+  workspace: string,
+  options: Partial<TaskVerifierOptions> & { pin?: readonly TestCheck[] } = {},
+): Promise<{ verifier: TestVerifier; dataDir: string }> {
+  const { pin = [], ...rest } = options;
+  const checks = [...(rest.checks ?? []), ...pin.map((test) => pinnedCheck(workspace, test))];
+  const names = checks.map((entry) => `${entry.questId}/${entry.check.id}`);
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice) throw new Error(`the test pins two checks as ${twice}`);
+  // As the verifier does: what the test changes afterwards is not what was pinned.
+  const pinned = structuredClone(checks);
+  const dataDir = rest.dataDir ?? dataDirOutside();
+  const made = await createTaskVerifier({ workspace, dataDir, npmCliPath: NPM_CLI, ...rest, checks });
+  if (!made.ok) throw new Error(`the verifier did not start: ${made.message}`);
+  const real = made.verifier;
+  const run = (test: TestCheck): Promise<ScriptOutcome> => {
+    const entry = pinned.find((each) => each.questId === test.questId && each.check.id === test.checkId);
+    if (!entry || !describes(workspace, entry, test))
+      throw new Error(`the test runs ${test.questId}/${test.checkId} as it did not pin it: ${test.content}`);
+    return real.run(requestFor(test));
+  };
+  return {
+    verifier: {
+      workspace: real.workspace,
+      repositoryRoot: real.repositoryRoot,
+      baseline: real.baseline,
+      dataDir: real.dataDir,
+      recover: real.recover,
+      run,
+      runRequest: real.run,
+    },
+    dataDir,
   };
 }
 

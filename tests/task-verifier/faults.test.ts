@@ -25,6 +25,7 @@ import { basename, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { createGitRunner } from "../../src/probes/git-runner.ts";
 import { pidNamespaceSupport } from "../../src/probes/os/pid-namespace.ts";
 import { processAlive, processGroupAlive } from "../../src/probes/os/process-group.ts";
@@ -37,8 +38,10 @@ import {
   expectCleanAfter,
   finished,
   makeRepo,
+  pinnedCheck,
   processesMentioning,
   request,
+  requestFor,
   snapshot,
   verifierFor,
 } from "../support/task-verifier.ts";
@@ -203,22 +206,19 @@ describe("the isolated task verifier under faults", () => {
   it("a child that keeps the check's pipes open does not hold the check, and is killed", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const out = scratch();
+    const check = request(
+      workspace,
+      `${sleeperReporting(`${out}/sleeper`, 60)} until [ -s '${out}/sleeper' ]; do sleep 0.05; done; echo started`,
+      {
+        timeoutMs: 120_000,
+      },
+    );
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [check] });
     const before = snapshot(workspace);
 
     const started = Date.now();
-    const outcome = finished(
-      await verifier.run(
-        request(
-          workspace,
-          `${sleeperReporting(`${out}/sleeper`, 60)} until [ -s '${out}/sleeper' ]; do sleep 0.05; done; echo started`,
-          {
-            timeoutMs: 120_000,
-          },
-        ),
-      ),
-    );
+    const outcome = finished(await verifier.run(check));
     // A check held by the sleeper would last its 60 s: the bound only catches that hang.
     expect(Date.now() - started).toBeLessThan(45_000);
     expect(outcome).toMatchObject({ passed: true, exitCode: 0 });
@@ -232,10 +232,7 @@ describe("the isolated task verifier under faults", () => {
   it("a process tree of nested shells and sleeps is all gone once the script exits", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const pids = join(scratch(), "pids");
-    const before = snapshot(workspace);
-
     const script = [
       `export P='${pids}'`,
       // Each shell records itself, and each sleep records itself before it sleeps.
@@ -249,6 +246,8 @@ describe("the isolated task verifier under faults", () => {
       'until [ "$(wc -l < "$P")" -ge 5 ]; do sleep 0.05; done',
       "exit 3",
     ].join("\n");
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [request(workspace, script)] });
+    const before = snapshot(workspace);
     const outcome = finished(await verifier.run(request(workspace, script)));
 
     expect(outcome).toMatchObject({ passed: false, exitCode: 3 });
@@ -261,13 +260,12 @@ describe("the isolated task verifier under faults", () => {
   it("endless output with a short timeout: a timeout, and a bounded report", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const leader = join(scratch(), "leader");
+    const check = request(workspace, `${SELF}; echo $self > '${leader}'; yes`, { timeoutMs: 3000 });
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [check] });
     const before = snapshot(workspace);
 
-    const outcome = await verifier.run(
-      request(workspace, `${SELF}; echo $self > '${leader}'; yes`, { timeoutMs: 3000 }),
-    );
+    const outcome = await verifier.run(check);
 
     expect(outcome).toMatchObject({ ok: false, kind: "timeout", truncated: true });
     expect(outcome.report.length).toBeGreaterThan(0);
@@ -284,15 +282,18 @@ describe("the isolated task verifier under faults", () => {
   it("a check that never ends times out, never passes, and its whole group is gone", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const pids = join(scratch(), "pids");
+    const check = request(
+      workspace,
+      `${SELF}; echo $self > '${pids}'; ${sleeperReporting(pids)} wait; exit 0`,
+      {
+        timeoutMs: 1000,
+      },
+    );
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [check] });
     const before = snapshot(workspace);
 
-    const outcome = await verifier.run(
-      request(workspace, `${SELF}; echo $self > '${pids}'; ${sleeperReporting(pids)} wait; exit 0`, {
-        timeoutMs: 1000,
-      }),
-    );
+    const outcome = await verifier.run(check);
 
     expect(outcome).toMatchObject({ ok: false, kind: "timeout" });
     if (outcome.ok) throw new Error("unreachable");
@@ -307,18 +308,17 @@ describe("the isolated task verifier under faults", () => {
   it("cancelling mid-run stops the check, kills its group and removes the worktree", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const out = scratch();
+    const controller = new AbortController();
+    const check = request(
+      workspace,
+      `pwd -P > '${out}/where'; ${SELF}; echo $self > '${out}/p'; ${sleeperReporting(`${out}/p`)} until [ "$(wc -l < '${out}/p')" -ge 2 ]; do sleep 0.05; done; mv '${out}/p' '${out}/pids'; wait`,
+      { signal: controller.signal, timeoutMs: 120_000 },
+    );
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [check] });
     const before = snapshot(workspace);
 
-    const controller = new AbortController();
-    const running = verifier.run(
-      request(
-        workspace,
-        `pwd -P > '${out}/where'; ${SELF}; echo $self > '${out}/p'; ${sleeperReporting(`${out}/p`)} until [ "$(wc -l < '${out}/p')" -ge 2 ]; do sleep 0.05; done; mv '${out}/p' '${out}/pids'; wait`,
-        { signal: controller.signal, timeoutMs: 120_000 },
-      ),
-    );
+    const running = verifier.run(check);
     await waitFor(() => existsSync(join(out, "pids")), "the check to start");
     const worktree = readFileSync(join(out, "where"), "utf8").trim();
     expect(worktree.startsWith(join(homeOf(dataDir), "worktrees"))).toBe(true);
@@ -340,8 +340,12 @@ describe("the isolated task verifier under faults", () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     const fake = fakeGit("fail worktree add");
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
     const ran = join(scratch(), "ran");
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, `touch '${ran}'`)],
+    });
     const before = snapshot(workspace);
 
     const message = unavailable(await verifier.run(request(workspace, `touch '${ran}'`)));
@@ -358,8 +362,12 @@ describe("the isolated task verifier under faults", () => {
     const dataDir = freshDataDir();
     // The real `worktree add` runs (the worktree exists and is registered), then git fails.
     const fake = fakeGit("half worktree add");
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
     const ran = join(scratch(), "ran");
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, `touch '${ran}'`), request(workspace, "echo ok", { checkId: "next" })],
+    });
     const before = snapshot(workspace);
 
     const outcome = await verifier.run(request(workspace, `touch '${ran}'`));
@@ -371,7 +379,9 @@ describe("the isolated task verifier under faults", () => {
     expectCleanAfter(workspace, before, dataDir);
     // Nothing was kept, so nothing stops the next run.
     fake.set();
-    expect(finished(await verifier.run(request(workspace, "echo ok"))).passed).toBe(true);
+    expect(finished(await verifier.run(request(workspace, "echo ok", { checkId: "next" }))).passed).toBe(
+      true,
+    );
     expectCleanAfter(workspace, before, dataDir);
   });
 
@@ -380,8 +390,12 @@ describe("the isolated task verifier under faults", () => {
     writeFileSync(join(workspace, "src/add.js"), "exports.add = (a, b) => b + a;\n");
     const dataDir = freshDataDir();
     const fake = fakeGit("fail apply");
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
     const ran = join(scratch(), "ran");
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, `touch '${ran}'`)],
+    });
     const before = snapshot(workspace);
 
     const outcome = await verifier.run(request(workspace, `touch '${ran}'`));
@@ -401,7 +415,11 @@ describe("the isolated task verifier under faults", () => {
     writeFileSync(join(workspace, "test/add.test.js"), "process.exit(0);\n");
     const dataDir = freshDataDir();
     const fake = fakeGit("fail cat-file");
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, "npm test")],
+    });
     const before = snapshot(workspace);
 
     const outcome = await verifier.run(request(workspace, "npm test"));
@@ -418,8 +436,13 @@ describe("the isolated task verifier under faults", () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     const fake = fakeGit("fail worktree remove");
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
     const ran = join(scratch(), "ran");
+    const touch = request(workspace, `touch '${ran}'`, { checkId: "touch" });
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, "echo first"), touch],
+    });
     const before = snapshot(workspace);
 
     // The script passes, but a run whose cleanup is incomplete does not count.
@@ -440,7 +463,7 @@ describe("the isolated task verifier under faults", () => {
     });
     expect(pendingRemovalJournal(dataDir)).toEqual([basename(cleanup.keptWorktree)]);
 
-    const refused = unavailable(await verifier.run(request(workspace, `touch '${ran}'`)));
+    const refused = unavailable(await verifier.run(touch));
     expect(refused).toContain("cleaning up");
     expect(refused).toContain("failed");
     expect(refused).toContain(cleanup.keptWorktree);
@@ -451,7 +474,7 @@ describe("the isolated task verifier under faults", () => {
     expect(await verifier.recover()).toEqual({ removed: [cleanup.keptWorktree], failed: [] });
     expect(existsSync(cleanup.keptWorktree)).toBe(false);
     expect(pendingRemovalJournal(dataDir)).toEqual([]);
-    const again = finished(await verifier.run(request(workspace, `touch '${ran}'`)));
+    const again = finished(await verifier.run(touch));
     expect(again.passed).toBe(true);
     expect(again.verification?.cleanup).toEqual({ ok: true });
     expect(existsSync(ran)).toBe(true);
@@ -462,13 +485,12 @@ describe("the isolated task verifier under faults", () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     const fake = fakeGit("fail worktree remove");
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
+    const checks = ["a", "b"].map((id) => request(workspace, "sleep 0.5", { checkId: id }));
+    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env, pin: checks });
     const before = snapshot(workspace);
 
     // Both pass the "stopped?" look before either holds the lock; the second waits for it.
-    const outcomes = await Promise.all(
-      ["a", "b"].map((id) => verifier.run(request(workspace, "sleep 0.5", { checkId: id }))),
-    );
+    const outcomes = await Promise.all(checks.map((check) => verifier.run(check)));
 
     // The one that ran is not counted (its cleanup failed); the other is refused.
     const ran = outcomes.filter((outcome) => unavailable(outcome).startsWith("cleanup failed"));
@@ -490,7 +512,11 @@ describe("the isolated task verifier under faults", () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     const fake = fakeGit("fail worktree remove");
-    const first = await verifierFor(workspace, { dataDir, env: fake.env });
+    const first = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, "echo kept")],
+    });
     const ran = join(scratch(), "ran");
     const before = snapshot(workspace);
     const kept = await first.verifier.run(request(workspace, "echo kept"));
@@ -499,7 +525,11 @@ describe("the isolated task verifier under faults", () => {
     if (!cleanup || cleanup.ok) throw new Error(`expected a failed cleanup, got ${JSON.stringify(cleanup)}`);
 
     // A restart with git still failing: its recovery fails, so the stop survives the restart.
-    const restarted = await verifierFor(workspace, { dataDir, env: fake.env });
+    const restarted = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, `touch '${ran}'`)],
+    });
     const refused = unavailable(await restarted.verifier.run(request(workspace, `touch '${ran}'`)));
     expect(refused).toContain(`cleaning up ${cleanup.keptWorktree} failed`);
     expect(refused).toContain("injected failure in git worktree remove");
@@ -520,7 +550,7 @@ describe("the isolated task verifier under faults", () => {
     const dataDir = join(parent, "quests");
     const before = snapshot(workspace);
 
-    const made = await createTaskVerifier({ workspace, dataDir });
+    const made = await createTaskVerifier({ workspace, dataDir, checks: [] });
 
     expect(made).toMatchObject({ ok: false, kind: "data_dir" });
     if (made.ok) throw new Error("unreachable");
@@ -536,7 +566,7 @@ describe("the isolated task verifier under faults", () => {
     writeFileSync(join(dataDir, "workspaces"), "in the way\n");
     const before = snapshot(workspace);
 
-    const made = await createTaskVerifier({ workspace, dataDir });
+    const made = await createTaskVerifier({ workspace, dataDir, checks: [] });
 
     expect(made).toMatchObject({ ok: false, kind: "data_dir" });
     if (made.ok) throw new Error("unreachable");
@@ -549,7 +579,11 @@ describe("the isolated task verifier under faults", () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     // Were the stale lock not taken over, the run would give up after waitMs.
-    const { verifier } = await verifierFor(workspace, { dataDir, lock: { waitMs: 20_000 } });
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      lock: { waitMs: 20_000 },
+      pin: [request(workspace, "echo ran")],
+    });
     const home = homeOf(dataDir);
     writeFileSync(join(home, "verify.lock"), "", { flag: "a" });
     const lockDir = join(home, "verify.lock.lock");
@@ -568,13 +602,14 @@ describe("the isolated task verifier under faults", () => {
   it("a lock held by another live process makes the run wait, and it proceeds once released", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const stamp = join(scratch(), "started-at");
+    const check = request(workspace, `date +%s%3N > '${stamp}'`);
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [check] });
     const holder = await holdLock(dataDir);
     const before = snapshot(workspace);
 
     let settled = false;
-    const running = verifier.run(request(workspace, `date +%s%3N > '${stamp}'`));
+    const running = verifier.run(check);
     running.then(
       () => {
         settled = true;
@@ -598,8 +633,12 @@ describe("the isolated task verifier under faults", () => {
   it("a lock held by another live process with a short waitMs: gives up as unavailable, saying so", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir, lock: { waitMs: 1000 } });
     const ran = join(scratch(), "ran");
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      lock: { waitMs: 1000 },
+      pin: [request(workspace, `touch '${ran}'`)],
+    });
     const holder = await holdLock(dataDir);
     const before = snapshot(workspace);
 
@@ -616,15 +655,14 @@ describe("the isolated task verifier under faults", () => {
   it("two verifications at once in one process on one workspace run one after the other", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const log = join(scratch(), "log");
-    const before = snapshot(workspace);
-
     const script = (name: string) =>
       `echo "start ${name} $(date +%s%N)" >> '${log}'; sleep 2; echo "end ${name} $(date +%s%N)" >> '${log}'`;
-    const outcomes = await Promise.all(
-      ["a", "b"].map((id) => verifier.run(request(workspace, script(id), { checkId: id }))),
-    );
+    const checks = ["a", "b"].map((id) => request(workspace, script(id), { checkId: id }));
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: checks });
+    const before = snapshot(workspace);
+
+    const outcomes = await Promise.all(checks.map((check) => verifier.run(check)));
 
     for (const outcome of outcomes) expect(finished(outcome).passed).toBe(true);
     const entries = readFileSync(log, "utf8")
@@ -670,7 +708,11 @@ describe("the isolated task verifier under faults", () => {
     else expect(processAlive(sleeper ?? 0)).toBe(true);
 
     // The restart: a new verifier's construction recovers (once the dead holder's lock is stale).
-    const { verifier } = await verifierFor(workspace, { dataDir, lock: { staleMs: 3000 } });
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      lock: { staleMs: 3000 },
+      pin: [request(workspace, "echo again")],
+    });
     expect(registeredWorktrees(workspace)).toEqual([workspace]);
     expect(existsSync(worktree)).toBe(false);
     expect(worktreeFolders(dataDir)).toEqual([]);
@@ -692,7 +734,13 @@ describe("the isolated task verifier under faults", () => {
     const worktree = readFileSync(join(out, "where"), "utf8").trim();
 
     // A second session starts on the same workspace while that check runs.
-    const second = await createTaskVerifier({ workspace, dataDir, lock: { waitMs: 500 } });
+    const echoSecond = request(workspace, "echo second");
+    const second = await createTaskVerifier({
+      workspace,
+      dataDir,
+      lock: { waitMs: 500 },
+      checks: [pinnedCheck(workspace, echoSecond)],
+    });
     if (!second.ok) throw new Error(second.message);
     expect(existsSync(worktree)).toBe(true);
     expect(registeredWorktrees(workspace)).toContain(worktree);
@@ -703,7 +751,7 @@ describe("the isolated task verifier under faults", () => {
     expect(reported.outcome).toMatchObject({ ok: true, passed: true, report: "finished in place\n" });
     expect(reported.outcome.verification?.cleanup).toEqual({ ok: true });
     // The second session works too, once the first is done.
-    expect(finished(await second.verifier.run(request(workspace, "echo second"))).passed).toBe(true);
+    expect(finished(await second.verifier.run(requestFor(echoSecond))).passed).toBe(true);
     expectCleanAfter(workspace, before, dataDir);
   }, 60_000);
 
@@ -727,18 +775,23 @@ describe("the isolated task verifier under faults", () => {
   it("a run whose worktree place holds a folder git does not know refuses, and leaves the folder", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const out = scratch();
+    // One check, run twice: the first run says where it ran, a second one would leave a mark.
+    const check = request(
+      workspace,
+      `if [ -e '${out}/where' ]; then touch '${out}/ran'; else pwd -P > '${out}/where'; fi`,
+    );
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [check] });
     const before = snapshot(workspace);
 
     // The same check on the same candidate gets the same place: learn it from a first run.
-    finished(await verifier.run(request(workspace, `pwd -P > '${out}/where'`)));
+    finished(await verifier.run(check));
     const place = readFileSync(join(out, "where"), "utf8").trim();
     expect(existsSync(place)).toBe(false);
     mkdirSync(place);
     writeFileSync(join(place, "keep.txt"), "not git's\n");
 
-    const message = unavailable(await verifier.run(request(workspace, `touch '${out}/ran'`)));
+    const message = unavailable(await verifier.run(check));
 
     expect(message).toContain("a previous worktree is in the way");
     expect(message).toContain("not a registered worktree");
@@ -750,12 +803,20 @@ describe("the isolated task verifier under faults", () => {
   it("a missing Node executable: runs are pending, naming the Node", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir, nodeExecutable: "/nonexistent/node" });
     const ran = join(scratch(), "ran");
+    const checks = [
+      request(workspace, "npm test"),
+      request(workspace, `node -e 0; touch '${ran}'`, { checkId: "node" }),
+    ];
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      nodeExecutable: "/nonexistent/node",
+      pin: checks,
+    });
     const before = snapshot(workspace);
 
-    for (const content of ["npm test", `node -e 0; touch '${ran}'`]) {
-      const message = unavailable(await verifier.run(request(workspace, content)));
+    for (const check of checks) {
+      const message = unavailable(await verifier.run(check));
       expect(message).toContain("the Node executable /nonexistent/node is missing or not executable");
     }
     expect(existsSync(ran)).toBe(false);
@@ -769,13 +830,18 @@ describe("the isolated task verifier under faults", () => {
     const nodeDir = scratch();
     const node = join(nodeDir, "node");
     symlinkSync(process.execPath, node);
-    const { verifier } = await verifierFor(workspace, { dataDir, nodeExecutable: node });
     const ran = join(scratch(), "ran");
+    const touch = request(workspace, `node -e 0 && touch '${ran}'`, { checkId: "touch" });
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      nodeExecutable: node,
+      pin: [request(workspace, "node -e 0"), touch],
+    });
     const before = snapshot(workspace);
     expect(finished(await verifier.run(request(workspace, "node -e 0"))).passed).toBe(true);
 
     rmSync(node);
-    const message = unavailable(await verifier.run(request(workspace, `node -e 0 && touch '${ran}'`)));
+    const message = unavailable(await verifier.run(touch));
 
     expect(message).toContain(node);
     expect(existsSync(ran)).toBe(false);
@@ -791,11 +857,12 @@ describe("the isolated task verifier under faults", () => {
       chmodSync(path, 0o755);
       return path;
     };
-    const first = await verifierFor(workspace, { dataDir, nodeExecutable: wrapper("A") });
+    const nodeCheck = request(workspace, "node -e 0");
+    const first = await verifierFor(workspace, { dataDir, nodeExecutable: wrapper("A"), pin: [nodeCheck] });
     const before = snapshot(workspace);
     expect(finished(await first.verifier.run(request(workspace, "node -e 0"))).report).toBe("node A\n");
 
-    const second = await verifierFor(workspace, { dataDir, nodeExecutable: wrapper("B") });
+    const second = await verifierFor(workspace, { dataDir, nodeExecutable: wrapper("B"), pin: [nodeCheck] });
     expect(finished(await second.verifier.run(request(workspace, "node -e 0"))).report).toBe("node B\n");
     expect(finished(await first.verifier.run(request(workspace, "node -e 0"))).report).toBe("node A\n");
     expectCleanAfter(workspace, before, dataDir);
@@ -810,22 +877,30 @@ describe("the isolated task verifier under faults", () => {
     symlinkSync(process.execPath, node);
     const before = snapshot(workspace);
 
+    const pin = [
+      request(workspace, "npm test"),
+      request(workspace, "node test/add.test.js", { checkId: "node" }),
+    ];
     const nowhere = await verifierFor(workspace, {
       dataDir,
       nodeExecutable: node,
       npmCliPath: join(nodeDir, "nowhere", "npm-cli.js"),
+      pin,
     });
     const besideNothing = await verifierFor(workspace, {
       dataDir,
       nodeExecutable: node,
       npmCliPath: undefined,
+      pin,
     });
     for (const { verifier } of [nowhere, besideNothing]) {
       expect(unavailable(await verifier.run(request(workspace, "npm test")))).toContain(
         `the check runs npm, and there is no npm next to ${node}`,
       );
       // A check that does not need npm still runs, with that Node.
-      expect(finished(await verifier.run(request(workspace, "node test/add.test.js"))).passed).toBe(true);
+      expect(
+        finished(await verifier.run(request(workspace, "node test/add.test.js", { checkId: "node" }))).passed,
+      ).toBe(true);
     }
     expect(worktreeFolders(dataDir)).toEqual([]);
     expectCleanAfter(workspace, before, dataDir);
@@ -837,8 +912,12 @@ describe("the isolated task verifier under faults", () => {
     const dataDir = freshDataDir();
     // Right after the worktree exists, and before the patch is applied, the patch file changes.
     const fake = fakeGit("tamper worktree add");
-    const { verifier } = await verifierFor(workspace, { dataDir, env: fake.env });
     const ran = join(scratch(), "ran");
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      env: fake.env,
+      pin: [request(workspace, `touch '${ran}'`)],
+    });
     const before = snapshot(workspace);
 
     const outcome = await verifier.run(request(workspace, `touch '${ran}'`));
@@ -888,7 +967,7 @@ describe("the isolated task verifier under faults", () => {
     const dataDir = freshDataDir();
     const before = snapshot(workspace);
 
-    const made = await createTaskVerifier({ workspace, dataDir });
+    const made = await createTaskVerifier({ workspace, dataDir, checks: [] });
 
     expect(made).toMatchObject({ ok: false, kind: "not_git" });
     if (made.ok) throw new Error("unreachable");
@@ -903,15 +982,15 @@ describe("the isolated task verifier under faults", () => {
   it("a process that leaves the check's group (setsid) and holds its pipes is still found and killed", async () => {
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
-    const { verifier } = await verifierFor(workspace, { dataDir });
     const pid = join(scratch(), "escapee");
-    const before = snapshot(workspace);
 
     // The escapee writes its pid once it has its own session, and only then does the script exit:
     // otherwise the group kill at exit could catch it before it left.
     const script = `setsid sh -c '${SELF}; echo $self > "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 300' escapee '${pid}' &
 until [ -e '${pid}' ]; do sleep 0.05; done
 echo left`;
+    const { verifier } = await verifierFor(workspace, { dataDir, pin: [request(workspace, script)] });
+    const before = snapshot(workspace);
     const outcome = finished(await verifier.run(request(workspace, script)));
 
     expect(outcome.passed).toBe(true);
@@ -925,16 +1004,24 @@ echo left`;
     const workspace = makeRepo(PROJECT);
     const dataDir = freshDataDir();
     // staleMs 2000: the lock is refreshed every second, so its loss is noticed during the run.
-    const { verifier } = await verifierFor(workspace, { dataDir, lock: { staleMs: 2000 } });
-    const lockDir = join(homeOf(dataDir), "verify.lock.lock");
+    const lockDir = join(workspaceHome(dataDir, workspace), "verify.lock.lock");
+    const takeLock = request(workspace, `rmdir '${lockDir}'; sleep 3; echo done`);
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      lock: { staleMs: 2000 },
+      pin: [takeLock, request(workspace, "echo next", { checkId: "next" })],
+    });
+    expect(lockDir).toBe(join(homeOf(dataDir), "verify.lock.lock"));
     const before = snapshot(workspace);
 
-    const outcome = await verifier.run(request(workspace, `rmdir '${lockDir}'; sleep 3; echo done`));
+    const outcome = await verifier.run(takeLock);
 
     expect(unavailable(outcome)).toContain("lock");
     expect(outcome.verification?.cleanup).toEqual({ ok: true });
     // The next run takes the lock afresh.
-    expect(finished(await verifier.run(request(workspace, "echo next"))).passed).toBe(true);
+    expect(finished(await verifier.run(request(workspace, "echo next", { checkId: "next" }))).passed).toBe(
+      true,
+    );
     expectCleanAfter(workspace, before, dataDir);
   });
 });

@@ -21,7 +21,9 @@ import {
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommandCheck } from "../../src/core/checks.ts";
+import { createNodeProbes } from "../../src/probes/index.ts";
 import { createTaskVerifier, type PinnedCheck } from "../../src/task-verifier/index.ts";
+import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
 import {
   dataDirOutside,
@@ -134,7 +136,7 @@ function pinnedCheck(id: string, run: string): CommandCheck {
 describe("tests the candidate tampers with", () => {
   it("a tampered test file is put back; with the real fix it passes", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "test/add.test.js", NO_OP);
 
     let before = snapshot(workspace);
@@ -151,7 +153,7 @@ describe("tests the candidate tampers with", () => {
 
   it("a deleted test file comes back", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     unlinkSync(join(workspace, "test/add.test.js"));
 
     const before = snapshot(workspace);
@@ -162,7 +164,7 @@ describe("tests the candidate tampers with", () => {
 
   it("a test file replaced by a link to /dev/null is put back", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     link(workspace, "test/add.test.js", "/dev/null");
 
     const before = snapshot(workspace);
@@ -175,7 +177,7 @@ describe("tests the candidate tampers with", () => {
     const workspace = makeRepo(addProject());
     const outside = outsideDir({ "passing.js": NO_OP });
     const outsideBefore = snapshot(outside);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     link(workspace, "test/add.test.js", join(outside, "passing.js"));
 
     const before = snapshot(workspace);
@@ -187,7 +189,7 @@ describe("tests the candidate tampers with", () => {
 
   it("a test file replaced by a link to a passing script in the workspace is put back", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "src/passing.js", NO_OP);
     link(workspace, "test/add.test.js", "../src/passing.js");
 
@@ -200,7 +202,7 @@ describe("tests the candidate tampers with", () => {
 
   it("a test folder replaced by a link to a folder of passing tests is put back", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "fake-tests/add.test.js", NO_OP);
     link(workspace, "test", "fake-tests");
 
@@ -216,7 +218,7 @@ describe("tests the candidate tampers with", () => {
     const secretBytes = Buffer.from("SECRET-TOKEN=do-not-overwrite\n\u0000\u00ff");
     const secret = outsideDir({ "add.test.js": secretBytes });
     const secretBefore = snapshot(secret);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     link(workspace, "test", secret);
 
     const before = snapshot(workspace);
@@ -232,7 +234,7 @@ describe("tests the candidate tampers with", () => {
 
   it("an added test file is removed before the run: it cannot replace the baseline test", async () => {
     const workspace = makeRepo(addProject({}, { test: "node --test" }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     // It would end its process early with success; it never runs, and the baseline test fails.
     write(workspace, "test/extra.test.js", 'console.log("EXTRA TEST RAN");\nprocess.exit(0);\n');
 
@@ -246,7 +248,9 @@ describe("tests the candidate tampers with", () => {
 
   it("chmod -x on a protected test script is reverted (the fixed candidate passes)", async () => {
     const workspace = repoWith(addProject({ "test/run.sh": "node test/add.test.js\n" }), ["test/run.sh"]);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "test -x test/run.sh && ./test/run.sh")],
+    });
     write(workspace, "src/add.js", FIXED_ADD);
     chmodSync(join(workspace, "test/run.sh"), 0o644);
 
@@ -261,7 +265,7 @@ describe("tests the candidate tampers with", () => {
 describe("package.json the candidate rewrites", () => {
   it.each(["true", "exit 0"])("the test script rewritten to `%s` gets the baseline's back", async (cheat) => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "package.json", manifest({ test: cheat }));
 
     const before = snapshot(workspace);
@@ -273,7 +277,7 @@ describe("package.json the candidate rewrites", () => {
 
   it("an added pretest script that overwrites the test never runs", async () => {
     const workspace = makeRepo(addProject({ "src/passing.js": NO_OP }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(
       workspace,
       "package.json",
@@ -292,7 +296,9 @@ describe("package.json the candidate rewrites", () => {
 
   it("added pretest and posttest scripts are dropped, the candidate's other fields are kept", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test && grep description package*.json")],
+    });
     write(workspace, "src/add.js", FIXED_ADD);
     write(
       workspace,
@@ -316,7 +322,7 @@ describe("package.json the candidate rewrites", () => {
 
   it("a deleted package.json comes back whole", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     unlinkSync(join(workspace, "package.json"));
 
     const before = snapshot(workspace);
@@ -327,7 +333,7 @@ describe("package.json the candidate rewrites", () => {
 
   it("a package.json made invalid JSON comes back whole", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "package.json", '{ "name": "demo", "scripts": { "test": "exit 0" }, oops\n');
 
     const before = snapshot(workspace);
@@ -341,7 +347,7 @@ describe("package.json the candidate rewrites", () => {
     const workspace = makeRepo(addProject());
     const outside = outsideDir({ "package.json": manifest({ test: "exit 0" }) });
     const outsideBefore = snapshot(outside);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     link(workspace, "package.json", join(outside, "package.json"));
 
     const before = snapshot(workspace);
@@ -353,7 +359,9 @@ describe("package.json the candidate rewrites", () => {
 
   it("a package.json added in the check's folder cannot take over `npm test`", async () => {
     const workspace = makeRepo(addProject({ "app/README.md": "the app\n" }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test", { cwd: join(workspace, "app") })],
+    });
     // npm runs the scripts of the nearest package.json: a new one in app/ would win.
     write(workspace, "app/package.json", manifest({ test: "echo HIJACKED" }));
 
@@ -376,7 +384,7 @@ describe("scripts the candidate rewrites", () => {
     const workspace = makeRepo(
       addProject({ "scripts/run-tests.js": RUN_TESTS }, { test: "node scripts/run-tests.js" }),
     );
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "scripts/run-tests.js", NO_OP);
 
     const before = snapshot(workspace);
@@ -393,7 +401,7 @@ describe("scripts the candidate rewrites", () => {
         { test: "npm run check", check: "bash scripts/check.sh" },
       ),
     );
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, "scripts/check.sh", "echo all good\n");
 
     const before = snapshot(workspace);
@@ -408,7 +416,9 @@ describe("scripts the candidate rewrites", () => {
     ["the test folder", "test/check.sh"],
   ])("a script in %s named directly by the check's run is put back", async (_where, script) => {
     const workspace = makeRepo(addProject({ [script]: "set -e\nnode test/add.test.js\n" }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, `bash ${script}`)],
+    });
     write(workspace, script, "exit 0\n");
 
     const before = snapshot(workspace);
@@ -420,7 +430,9 @@ describe("scripts the candidate rewrites", () => {
 
   it("a script with a space in its name, quoted in the check's run, is put back", async () => {
     const workspace = makeRepo(addProject({ "scripts/run tests.js": RUN_TESTS }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, 'node "scripts/run tests.js"')],
+    });
     write(workspace, "scripts/run tests.js", NO_OP);
 
     const before = snapshot(workspace);
@@ -436,7 +448,7 @@ describe("scripts the candidate rewrites", () => {
         { pretest: "node scripts/setup.js", test: "node test/add.test.js" },
       ),
     );
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(
       workspace,
       "scripts/setup.js",
@@ -456,7 +468,7 @@ describe("scripts the candidate rewrites", () => {
       const workspace = makeRepo(
         addProject({ "scripts/run-tests.js": RUN_TESTS }, { test: "node scripts/run-tests.js" }),
       );
-      const { verifier, dataDir } = await verifierFor(workspace);
+      const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, run)] });
       write(workspace, "scripts/run-tests.js", NO_OP);
 
       const before = snapshot(workspace);
@@ -490,7 +502,9 @@ describe("configuration the candidate changes or adds", () => {
     const workspace = makeRepo(
       addProject({ "scripts/mini-runner.js": MINI_RUNNER, ".mocharc.json": '{ "ignore": [] }\n' }),
     );
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node scripts/mini-runner.js")],
+    });
     write(workspace, ".mocharc.json", '{ "ignore": ["test/add.test.js"] }\n');
 
     const before = snapshot(workspace);
@@ -503,7 +517,9 @@ describe("configuration the candidate changes or adds", () => {
 
   it("a test config the baseline did not have is removed", async () => {
     const workspace = makeRepo(addProject({ "scripts/mini-runner.js": MINI_RUNNER }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node scripts/mini-runner.js")],
+    });
     write(workspace, ".mocharc.json", '{ "ignore": ["test/add.test.js"] }\n');
 
     const before = snapshot(workspace);
@@ -515,7 +531,9 @@ describe("configuration the candidate changes or adds", () => {
 
   it("an added test config hidden from git by the candidate's .gitignore is removed too", async () => {
     const workspace = makeRepo(addProject({ "scripts/mini-runner.js": MINI_RUNNER }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node scripts/mini-runner.js")],
+    });
     write(workspace, ".gitignore", ".mocharc.json\n");
     write(workspace, ".mocharc.json", '{ "ignore": ["test/add.test.js"] }\n');
     git(workspace, "add", "-f", ".mocharc.json");
@@ -542,7 +560,9 @@ console.log("typecheck ok, strict =", strict);
       "scripts/typecheck.js": typecheck,
       "src/total.ts": "export const total = (xs: number[]): number => xs.length;\n",
     });
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node scripts/typecheck.js")],
+    });
     write(workspace, "src/total.ts", "export const total = (xs: any): any => xs.length;\n");
     write(workspace, "tsconfig.json", '{\n  "compilerOptions": { "strict": false }\n}\n');
 
@@ -555,7 +575,7 @@ console.log("typecheck ok, strict =", strict);
 
   it("an added .npmrc (script-shell=/bin/true would make every script pass) is removed", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     write(workspace, ".npmrc", "script-shell=/bin/true\n");
 
     const before = snapshot(workspace);
@@ -582,7 +602,12 @@ describe("oracle_paths", () => {
       "expected/greeting.txt": "hello, world\n",
       "scripts/compare.js": COMPARE,
     });
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [
+        request(workspace, "node scripts/compare.js", { oraclePaths: ["expected/greeting.txt"] }),
+        request(workspace, "node scripts/compare.js", { checkId: "no-oracle" }),
+      ],
+    });
     write(workspace, "expected/greeting.txt", "helo, world\n");
 
     const before = snapshot(workspace);
@@ -594,7 +619,7 @@ describe("oracle_paths", () => {
     expect(guarded.report).toContain('want "hello, world\\n"');
     expect(guarded.verification?.restored).toContain("expected/greeting.txt");
     // The same cheat without the oracle declared: nothing else protects that file.
-    green(await verifier.run(request(workspace, "node scripts/compare.js")));
+    green(await verifier.run(request(workspace, "node scripts/compare.js", { checkId: "no-oracle" })));
     expectCleanAfter(workspace, before, dataDir);
   });
 
@@ -604,7 +629,9 @@ describe("oracle_paths", () => {
       "expected/greeting.txt": "hello, world\n",
       "scripts/compare.js": COMPARE,
     });
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "node scripts/compare.js", { oraclePaths: ["expected/"] })],
+    });
     write(workspace, "src/greet.js", 'console.log("hello, world");\n');
 
     const before = snapshot(workspace);
@@ -622,7 +649,9 @@ describe("oracle_paths", () => {
   ])("an oracle path %s leaves the check pending and runs nothing", async (_why, oracle) => {
     const workspace = makeRepo({ "expected/greeting.txt": "hello, world\n" });
     const marker = outsideDir();
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, `touch ${join(marker, "ran")}`, { oraclePaths: [oracle] })],
+    });
     write(workspace, "expected/new.txt", "made up by the candidate\n");
 
     const before = snapshot(workspace);
@@ -640,7 +669,7 @@ describe("oracle_paths", () => {
 describe("commits made after the baseline was pinned", () => {
   it("a commit that rewrites the test moves neither the baseline nor the test", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const pinned = verifier.baseline;
     write(workspace, "test/add.test.js", NO_OP);
     git(workspace, "commit", "-q", "-am", "simplify the test");
@@ -657,7 +686,7 @@ describe("commits made after the baseline was pinned", () => {
 
   it("a commit on a new branch: the fix counts, a test rewrite on that branch does not", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const pinned = verifier.baseline;
     git(workspace, "checkout", "-q", "-b", "feature");
     write(workspace, "src/add.js", FIXED_ADD);
@@ -690,7 +719,9 @@ describe("links that lead out of the workspace", () => {
     });
     const outside = outsideDir({ "value.txt": "forty-two\n" });
     const outsideBefore = snapshot(outside);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "test -L src/data && node src/read.js")],
+    });
     link(workspace, "src/data", outside);
 
     const before = snapshot(workspace);
@@ -713,7 +744,9 @@ describe("links that lead out of the workspace", () => {
       "lib/index.js": "module.exports = 1;\n",
     });
     const outsideBefore = snapshot(outside);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "cd packages/lib && npm test")],
+    });
     link(workspace, "packages", outside);
 
     const before = snapshot(workspace);
@@ -743,7 +776,10 @@ describe("file names, bytes and modes", () => {
 
   it("spaces and unicode in names: the fix to such a source passes, a rewrite of such a test does not", async () => {
     const workspace = makeRepo(files);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const withNewFile = request(workspace, `${run} && test -f "src/otra función.js"`, { checkId: "fixed" });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, run), withNewFile],
+    });
     write(workspace, "test/prueba número 1 ✓.test.js", NO_OP);
 
     let before = snapshot(workspace);
@@ -755,7 +791,7 @@ describe("file names, bytes and modes", () => {
     write(workspace, "src/módulo de suma.js", "exports.suma = (a, b) => a + b;\n");
     write(workspace, "src/otra función.js", "// a new file with a unicode name\n");
     before = snapshot(workspace);
-    const fixed = green(await verifier.run(request(workspace, `${run} && test -f "src/otra función.js"`)));
+    const fixed = green(await verifier.run(withNewFile));
     expect(fixed.report).toContain("PASS suma ✓");
     expectCleanAfter(workspace, before, dataDir);
   });
@@ -774,32 +810,31 @@ for (const name of fs.readdirSync(process.argv[2]).sort())
   console.log(crypto.createHash("sha256").update(fs.readFileSync(path.join(process.argv[2], name))).digest("hex") + "  " + name);
 `;
     const workspace = makeRepo({ "assets/logo.bin": bytes("old", 3000), "scripts/hashes.js": hasher });
-    const { verifier, dataDir } = await verifierFor(workspace);
     const changed = bytes("changed", 70_000);
     const added = Buffer.concat([bytes("added", 4096), Buffer.from("\r\n\r\nno newline at the end")]);
+    const check = request(
+      workspace,
+      [
+        "hashes=$(node scripts/hashes.js assets)",
+        'echo "$hashes"',
+        `grep -qx "${sha256(changed)}  logo.bin" <<<"$hashes" && grep -qx "${sha256(added)}  new image.bin" <<<"$hashes"`,
+      ].join("\n"),
+    );
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [check] });
     write(workspace, "assets/logo.bin", changed);
     write(workspace, "assets/new image.bin", added);
 
     const before = snapshot(workspace);
-    const outcome = green(
-      await verifier.run(
-        request(
-          workspace,
-          [
-            "hashes=$(node scripts/hashes.js assets)",
-            'echo "$hashes"',
-            `grep -qx "${sha256(changed)}  logo.bin" <<<"$hashes" && grep -qx "${sha256(added)}  new image.bin" <<<"$hashes"`,
-          ].join("\n"),
-        ),
-      ),
-    );
+    const outcome = green(await verifier.run(check));
     expect(outcome.report).toContain(`${sha256(added)}  new image.bin`);
     expectCleanAfter(workspace, before, dataDir);
   });
 
   it("chmod +x on a script the check runs directly is kept (its content still comes from the baseline)", async () => {
     const workspace = makeRepo({ "scripts/hello.sh": "#!/bin/sh\necho hello from the baseline\n" });
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "./scripts/hello.sh")],
+    });
     chmodSync(join(workspace, "scripts/hello.sh"), 0o755);
 
     const before = snapshot(workspace);
@@ -814,7 +849,9 @@ for (const name of fs.readdirSync(process.argv[2]).sort())
 describe("what comes from the workspace, and what stays there", () => {
   it("an ignored file is not in the worktree; an untracked one is", async () => {
     const workspace = makeRepo({ ".gitignore": "*.secret\n", "README.md": "demo\n" });
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "test ! -e local.secret && test -f notes.txt")],
+    });
     write(workspace, "local.secret", "API_KEY=abc\n");
     write(workspace, "notes.txt", "not ignored\n");
 
@@ -835,17 +872,14 @@ describe("what comes from the workspace, and what stays there", () => {
     });
     write(workspace, "node_modules/greeter/package.json", '{ "name": "greeter", "version": "1.0.0" }\n');
     write(workspace, "node_modules/greeter/index.js", 'module.exports = () => "hi";\n');
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const check = request(
+      workspace,
+      `test "$(readlink node_modules/greeter)" = "${join(workspace, "node_modules/greeter")}" && npm test && test ! -e node_modules/left-pad`,
+    );
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [check] });
 
     const before = snapshot(workspace);
-    const outcome = green(
-      await verifier.run(
-        request(
-          workspace,
-          `test "$(readlink node_modules/greeter)" = "${join(workspace, "node_modules/greeter")}" && npm test && test ! -e node_modules/left-pad`,
-        ),
-      ),
-    );
+    const outcome = green(await verifier.run(check));
     expect(outcome.report).toContain("greeter says hi");
     expectCleanAfter(workspace, before, dataDir);
   });
@@ -854,23 +888,22 @@ describe("what comes from the workspace, and what stays there", () => {
     const workspace = makeRepo({ ".gitignore": "node_modules/\n", "test/check.sh": "exit 0\n" });
     write(workspace, "node_modules/greeter/index.js", 'module.exports = () => "hi";\n');
     write(workspace, "node_modules/.cache/old/keep.txt", "the learner's cache\n");
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const check = request(
+      workspace,
+      "mkdir -p node_modules/.cache/tool node_modules/.vite && echo x > node_modules/.cache/tool/f && echo y > node_modules/.vite/results.json && bash test/check.sh",
+    );
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [check] });
 
     const before = snapshot(workspace);
-    green(
-      await verifier.run(
-        request(
-          workspace,
-          "mkdir -p node_modules/.cache/tool node_modules/.vite && echo x > node_modules/.cache/tool/f && echo y > node_modules/.vite/results.json && bash test/check.sh",
-        ),
-      ),
-    );
+    green(await verifier.run(check));
     expectCleanAfter(workspace, before, dataDir);
   });
 
   it("staged changes and untracked files are verified, and the learner's index is left as it was", async () => {
     const workspace = makeRepo(addProject({ "README.md": "demo\n" }));
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test && grep -q unstaged READ*.md && test -f notes/todo.md")],
+    });
     write(workspace, "src/add.js", FIXED_ADD);
     git(workspace, "add", "src/add.js");
     write(workspace, "README.md", "demo, unstaged edit\n");
@@ -894,7 +927,7 @@ describe("what comes from the workspace, and what stays there", () => {
 describe("the learner's own git configuration", () => {
   it("a smudge filter set in .git/config cannot rewrite the restored test", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     // The worktree shares .git/config and .git/info with the workspace: a filter set there runs
     // whenever git writes a matching file into the worktree.
     git(workspace, "config", "filter.pass.smudge", `echo 'console.log("PASS (smudged)")'`);
@@ -909,7 +942,7 @@ describe("the learner's own git configuration", () => {
 
   it("no filter command from .git/config runs while the verifier checks out, applies or diffs", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const marker = outsideDir();
     // A filter command that would start outside the check's process group, on every file.
     for (const step of ["smudge", "clean"]) {
@@ -927,7 +960,9 @@ describe("the learner's own git configuration", () => {
 
   it("diff.noprefix in .git/config does not garble the candidate's patch: the fix still passes", async () => {
     const workspace = makeRepo(addProject());
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test && node -e 'require(\"./src/extra\")'")],
+    });
     git(workspace, "config", "diff.noprefix", "true");
     write(workspace, "src/add.js", FIXED_ADD);
     write(workspace, "src/extra.js", "exports.extra = true;\n");
@@ -941,7 +976,7 @@ describe("the learner's own git configuration", () => {
 // --- pinned quest definitions --------------------------------------------------------------
 
 describe("checks pinned by the host", () => {
-  it("a request built from the candidate's edited quest file is refused and runs nothing", async () => {
+  it("a quest file the candidate edited is not what runs: the engine names the check, the pinned definition runs", async () => {
     const workspace = makeRepo(
       addProject({ "quests/add.yaml": "id: q\nchecks:\n  - id: c\n    type: command\n    run: npm test\n" }),
     );
@@ -953,8 +988,26 @@ describe("checks pinned by the host", () => {
     write(workspace, "quests/add.yaml", `id: q\nchecks:\n  - id: c\n    type: command\n    run: ${edited}\n`);
 
     const before = snapshot(workspace);
-    const message = unavailable(await verifier.run(request(workspace, edited)));
-    expect(message).toContain("differs from the definition pinned");
+    // The engine evaluates the edited quest: its request names q/c and carries no definition.
+    const result = await evaluateQuest(
+      { id: "q", checks: [pinnedCheck("c", edited)] },
+      {
+        probes: createNodeProbes({ runIsolated: verifier.runRequest }),
+        events: [],
+        paths: { workspace, agentDir: dataDir, home: dataDir },
+        questId: "q",
+      },
+    );
+    expect(result.checks[0]).toMatchObject({
+      status: "fail",
+      evidence: {
+        summary: expect.stringContaining("exit code 1"),
+        output: expect.stringContaining("FAIL add(2, 3) is -1"),
+      },
+    });
+    expect(result.checks[0]?.evidence).toMatchObject({
+      output: expect.stringContaining("FAIL add(2, 3) is -1"),
+    });
     expect(existsSync(join(marker, "ran"))).toBe(false);
     // The pinned definition itself still runs, and fails as it should.
     red(await verifier.run(request(workspace, "npm test")));
@@ -973,11 +1026,32 @@ describe("checks pinned by the host", () => {
     checks.push({ questId: "q", check: pinnedCheck("extra", "exit 0") });
 
     const before = snapshot(workspace);
-    expect(unavailable(await verifier.run(request(workspace, "exit 0")))).toContain("differs");
-    expect(unavailable(await verifier.run(request(workspace, "exit 0", { checkId: "extra" })))).toContain(
-      "not one of the checks pinned",
-    );
+    // q/c runs as pinned: `npm test` on the buggy add, not the caller's `exit 0`.
+    const pinned = red(await verifier.runRequest({ questId: "q", checkId: "c", cwd: workspace }));
+    expect(pinned.report).toContain("FAIL add(2, 3) is -1");
+    expect(
+      unavailable(await verifier.runRequest({ questId: "q", checkId: "extra", cwd: workspace })),
+    ).toContain("not one of the checks pinned");
     red(await verifier.run(request(workspace, "npm test")));
+    expectCleanAfter(workspace, before, dataDir);
+  });
+
+  it("a request naming another folder than the pinned check's is refused and runs nothing", async () => {
+    const workspace = makeRepo(addProject());
+    mkdirSync(join(workspace, "app"));
+    const marker = outsideDir();
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      checks: [{ questId: "q", check: pinnedCheck("c", `touch ${join(marker, "ran")}`) }],
+    });
+
+    const before = snapshot(workspace);
+    const message = unavailable(
+      await verifier.runRequest({ questId: "q", checkId: "c", cwd: join(workspace, "app") }),
+    );
+    expect(message).toBe(
+      `q/c runs in ${workspace}, the folder pinned when the quest started, not in ${join(workspace, "app")}`,
+    );
+    expect(existsSync(join(marker, "ran"))).toBe(false);
     expectCleanAfter(workspace, before, dataDir);
   });
 });
@@ -994,11 +1068,18 @@ describe("a data dir reached through links", () => {
     symlinkSync(real, join(links, "elsewhere"));
 
     const before = snapshot(workspace);
-    const refused = await createTaskVerifier({ workspace, dataDir: join(links, "into-workspace") });
+    const refused = await createTaskVerifier({
+      workspace,
+      dataDir: join(links, "into-workspace"),
+      checks: [],
+    });
     expect(refused).toMatchObject({ ok: false, kind: "bad_options" });
     expect(readdirSync(join(workspace, "inside"))).toEqual([]);
 
-    const { verifier, dataDir } = await verifierFor(workspace, { dataDir: join(links, "elsewhere") });
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      dataDir: join(links, "elsewhere"),
+      pin: [request(workspace, "npm test")],
+    });
     expect(dataDir).toBe(join(links, "elsewhere"));
     expect(verifier.dataDir).toBe(real);
     const outcome = red(await verifier.run(request(workspace, "npm test")));
@@ -1013,7 +1094,7 @@ describe("a data dir reached through links", () => {
     symlinkSync(elsewhere, join(dataDir, "workspaces"));
 
     const before = snapshot(workspace);
-    const made = await createTaskVerifier({ workspace, dataDir });
+    const made = await createTaskVerifier({ workspace, dataDir, checks: [] });
     expect(made).toMatchObject({ ok: false, kind: "data_dir" });
     if (!made.ok) expect(made.message).toContain("symbolic link");
     expect(readdirSync(elsewhere)).toEqual([]);

@@ -25,7 +25,7 @@ const ADD_PROJECT = {
 describe("the isolated task verifier", () => {
   it("runs the check on the candidate's changes: red before the fix, green after", async () => {
     const workspace = makeRepo(ADD_PROJECT);
-    const { verifier, dataDir } = await verifierFor(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const red = finished(await verifier.run(request(workspace, "npm test")));
     expect(red).toMatchObject({ passed: false, exitCode: 1 });
     expect(red.report).toContain("add(2, 3) should be 5, got -1");
@@ -47,7 +47,7 @@ describe("the isolated task verifier", () => {
 
   it("records the run and its provenance in the data dir", async () => {
     const workspace = makeRepo(ADD_PROJECT);
-    const { verifier } = await verifierFor(workspace);
+    const { verifier } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     const outcome = finished(await verifier.run(request(workspace, "npm test")));
     const runDir = outcome.verification?.runDir ?? "";
     const run = JSON.parse(readFileSync(join(runDir, "run.json"), "utf8"));
@@ -65,14 +65,18 @@ describe("the isolated task verifier", () => {
 
   it("refuses a data dir inside the workspace, and a relative one", async () => {
     const workspace = makeRepo(ADD_PROJECT);
-    const inside = await createTaskVerifier({ workspace, dataDir: join(workspace, ".quests") });
+    const inside = await createTaskVerifier({ workspace, dataDir: join(workspace, ".quests"), checks: [] });
     expect(inside).toMatchObject({ ok: false, kind: "bad_options" });
-    const relativeDir = await createTaskVerifier({ workspace, dataDir: "data" });
+    const relativeDir = await createTaskVerifier({ workspace, dataDir: "data", checks: [] });
     expect(relativeDir).toMatchObject({ ok: false, kind: "bad_options" });
   });
 
   it("outside a git repository it cannot start, and says why", async () => {
-    const made = await createTaskVerifier({ workspace: dataDirOutside(), dataDir: dataDirOutside() });
+    const made = await createTaskVerifier({
+      workspace: dataDirOutside(),
+      dataDir: dataDirOutside(),
+      checks: [],
+    });
     expect(made).toMatchObject({ ok: false, kind: "not_git" });
   });
 });

@@ -67,11 +67,10 @@ async function runAndJudge(
     check.isolation === "none" || !ctx.probes.runIsolated
       ? await ctx.probes.runCommand(request)
       : await ctx.probes.runIsolated({
-          ...request,
-          oraclePaths: check.oracle_paths,
           questId: ctx.questId,
           checkId: check.id,
-          ...(check.editable ? { editable: check.editable } : {}),
+          cwd,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
 
   const evidenceBase = {
