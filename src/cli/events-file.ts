@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { type Diagnostic, describeFsError } from "../core/diagnostics.ts";
-import { type VerifierEvent, VerifierEventSchema } from "../core/events.ts";
 import { SEAL_FIELD, type Sealer, verifyRecord } from "../core/seal.ts";
+import { type VerifierEvent, VerifierEventSchema } from "../events/schema.ts";
 
 /** An events file larger than this is refused (about a million recorded events). */
 export const MAX_EVENTS_FILE_BYTES = 256 * 1024 * 1024;

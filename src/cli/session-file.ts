@@ -9,7 +9,6 @@
  * we use is an error naming its line. Never throws.
  */
 import { z } from "zod";
-import type { VerifierEvent } from "../core/events.ts";
 import {
   agentEndEvent,
   inputEvent,
@@ -19,7 +18,8 @@ import {
   toolResultEvent,
   turnEndEvent,
   userBashEvent,
-} from "../core/pi-events.ts";
+} from "../events/names.ts";
+import type { VerifierEvent } from "../events/schema.ts";
 
 export type SessionFileError = { file: string; line: number; message: string };
 

@@ -8,21 +8,17 @@
  * still the active one and the run was not cancelled; a pass completes the quest, records
  * `quest_completed` and activates the next available quest.
  */
-import type { VerifierEvent } from "../core/events.ts";
-import {
-  QUEST_ACTIVATED_EVENT,
-  QUEST_COMPLETED_EVENT,
-  type QuestActivation,
-} from "../core/lifecycle-events.ts";
-import { PI_EVENTS, type PiEvent } from "../core/pi-events.ts";
 import type { Quest } from "../core/quest.ts";
 import { formatQuestResult } from "../core/report.ts";
 import type { QuestResult } from "../core/results.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/activation.ts";
+import type { EventLog } from "../events/log-writer.ts";
+import { LIFECYCLE_EVENTS } from "../events/log-writer.ts";
+import { PI_EVENTS, type PiEvent } from "../events/names.ts";
+import type { VerifierEvent } from "../events/schema.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.ts";
-import type { EventLog } from "./event-log.ts";
-import { LIFECYCLE_EVENTS } from "./event-log.ts";
 import { type HudState, hudCheck } from "./hud.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import { pinQuest, unpinQuest } from "./pinned-quest.ts";

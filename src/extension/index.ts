@@ -20,7 +20,7 @@ import {
   toolResultEvent,
   turnEndEvent,
   userBashEvent,
-} from "../core/pi-events.ts";
+} from "../events/names.ts";
 import type { NotifyLevel, QuestController, QuestUi } from "./controller.ts";
 import { type HudLine, type HudState, type HudTone, hudLines, hudStatus } from "./hud.ts";
 import { questCompletions } from "./quest-command.ts";

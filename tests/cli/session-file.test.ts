@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { parseSessionFile } from "../../src/cli/session-file.ts";
-import { messageText, turnEndEvent, userBashEvent } from "../../src/core/pi-events.ts";
+import { messageText, turnEndEvent, userBashEvent } from "../../src/events/names.ts";
 
 const fixture = async (name: string) => {
   const file = `fixtures/sessions/${name}`;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { readEventsFile } from "../../src/cli/events-file.ts";
-import type { VerifierEvent } from "../../src/core/events.ts";
+import type { VerifierEvent } from "../../src/events/schema.ts";
 import { REPO } from "../support/cli.ts";
 import {
   closeAllPis,

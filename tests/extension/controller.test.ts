@@ -2,20 +2,20 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { VerifierEvent } from "../../src/core/events.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
-import { agentEndEvent, inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
 import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
 import { formatQuestResult } from "../../src/core/report.ts";
 import type { QuestResult } from "../../src/core/results.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/events/activation.ts";
+import { readEventLog } from "../../src/events/log-reader.ts";
+import { createEventLog, type EventLog } from "../../src/events/log-writer.ts";
+import { agentEndEvent, inputEvent, toolResultEvent, turnEndEvent } from "../../src/events/names.ts";
+import type { VerifierEvent } from "../../src/events/schema.ts";
 import {
   type QuestController,
   type QuestControllerDeps,
   type QuestPins,
   startQuestController,
 } from "../../src/extension/controller.ts";
-import { createEventLog, type EventLog } from "../../src/extension/event-log.ts";
-import { readEventLog } from "../../src/extension/event-log-reader.ts";
 import { hudLines } from "../../src/extension/hud.ts";
 import { pinQuest } from "../../src/extension/pinned-quest.ts";
 import { openProgressStore, type Progress } from "../../src/extension/progress.ts";

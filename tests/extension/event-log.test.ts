@@ -2,10 +2,9 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readEventsFile } from "../../src/cli/events-file.ts";
-import type { VerifierEvent } from "../../src/core/events.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
-import { inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
 import { verifyRecord } from "../../src/core/seal.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/events/activation.ts";
+import { readEventLog } from "../../src/events/log-reader.ts";
 import {
   createEventLog,
   DEFAULT_MAX_EVENTS,
@@ -14,8 +13,9 @@ import {
   LIFECYCLE_EVENTS,
   MAX_STRING_CHARS,
   nextSeqOf,
-} from "../../src/extension/event-log.ts";
-import { readEventLog } from "../../src/extension/event-log-reader.ts";
+} from "../../src/events/log-writer.ts";
+import { inputEvent, toolResultEvent, turnEndEvent } from "../../src/events/names.ts";
+import type { VerifierEvent } from "../../src/events/schema.ts";
 import { sealedJson, testSealer } from "../support/seal.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 

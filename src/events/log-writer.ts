@@ -11,10 +11,10 @@
 import { appendFile, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
-import type { VerifierEvent } from "../core/events.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../core/lifecycle-events.ts";
-import type { PiEvent } from "../core/pi-events.ts";
 import { type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "./activation.ts";
+import type { PiEvent } from "./names.ts";
+import type { VerifierEvent } from "./schema.ts";
 
 export const DEFAULT_MAX_EVENTS = 5000;
 export const MAX_STRING_CHARS = 2000;

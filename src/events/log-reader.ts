@@ -4,8 +4,8 @@
  * sealed line, is altered: pi-quests did not write it there. Neither ever counts.
  */
 import { readFile } from "node:fs/promises";
-import { type VerifierEvent, VerifierEventSchema } from "../core/events.ts";
 import { type Sealer, verifyRecord } from "../core/seal.ts";
+import { type VerifierEvent, VerifierEventSchema } from "./schema.ts";
 
 export type EventLogRead = {
   /** Every sealed, valid event, in seq order. */

@@ -32,7 +32,7 @@
  *   runs is stored after the run, and a session file places it there. `exitCode` is null when
  *   the command was cancelled.
  */
-import type { VerifierEvent } from "./events.ts";
+import type { VerifierEvent } from "./schema.ts";
 
 /** A recorded event before it gets its session id and sequence number. */
 export type PiEvent = Pick<VerifierEvent, "name" | "payload">;
