@@ -6,7 +6,7 @@
  * HEAD is not where the quest started.
  */
 import { isFullObjectId } from "../core/object-id.ts";
-import type { QuestActivation } from "../events/activation.ts";
+import type { QuestActivation } from "../events/names.ts";
 
 export type ResolveRevision = (
   revision: string,

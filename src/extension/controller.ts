@@ -11,10 +11,15 @@
 import type { Quest } from "../core/quest.ts";
 import { formatQuestResult } from "../core/report.ts";
 import type { QuestResult } from "../core/results.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/activation.ts";
 import type { EventLog } from "../events/log-writer.ts";
-import { LIFECYCLE_EVENTS } from "../events/log-writer.ts";
-import { PI_EVENTS, type PiEvent } from "../events/names.ts";
+import {
+  LIFECYCLE_EVENTS,
+  PI_EVENTS,
+  type PiEvent,
+  QUEST_ACTIVATED_EVENT,
+  QUEST_COMPLETED_EVENT,
+  type QuestActivation,
+} from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";

@@ -5,10 +5,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
 import { formatQuestResult } from "../../src/core/report.ts";
 import type { QuestResult } from "../../src/core/results.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/events/activation.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import { createEventLog, type EventLog } from "../../src/events/log-writer.ts";
-import { agentEndEvent, inputEvent, toolResultEvent, turnEndEvent } from "../../src/events/names.ts";
+import {
+  agentEndEvent,
+  inputEvent,
+  QUEST_ACTIVATED_EVENT,
+  QUEST_COMPLETED_EVENT,
+  toolResultEvent,
+  turnEndEvent,
+} from "../../src/events/names.ts";
 import type { VerifierEvent } from "../../src/events/schema.ts";
 import {
   type QuestController,

@@ -3,18 +3,23 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readEventsFile } from "../../src/cli/events-file.ts";
 import { verifyRecord } from "../../src/core/seal.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/events/activation.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import {
   createEventLog,
   DEFAULT_MAX_EVENTS,
   type EventLog,
   type EventLogOptions,
-  LIFECYCLE_EVENTS,
   MAX_STRING_CHARS,
   nextSeqOf,
 } from "../../src/events/log-writer.ts";
-import { inputEvent, toolResultEvent, turnEndEvent } from "../../src/events/names.ts";
+import {
+  inputEvent,
+  LIFECYCLE_EVENTS,
+  QUEST_ACTIVATED_EVENT,
+  QUEST_COMPLETED_EVENT,
+  toolResultEvent,
+  turnEndEvent,
+} from "../../src/events/names.ts";
 import type { VerifierEvent } from "../../src/events/schema.ts";
 import { sealedJson, testSealer } from "../support/seal.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
