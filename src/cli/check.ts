@@ -9,13 +9,13 @@ import { loadQuests } from "../core/loader.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { formatQuestResult } from "../core/report.ts";
 import { lastActivation } from "../events/activation.ts";
+import { readEventLog } from "../events/log-reader.ts";
 import type { QuestActivation } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createGitProbe } from "../probes/git.ts";
 import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
 import { isInside } from "../verifier/paths.ts";
 import { chooseBaselines } from "./baselines.ts";
-import { readEventsFile } from "./events-file.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
 import { parseSessionFile } from "./session-file.ts";
@@ -125,7 +125,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   if (values.events !== undefined) {
     const realWorkspace = await realpath(workspace);
     const sealer = openRecordSealer(dataDir, "events", realWorkspace);
-    const read = await readEventsFile(resolve(io.cwd, values.events), sealer);
+    const read = await readEventLog(resolve(io.cwd, values.events), sealer, "strict");
     if (!read.ok) {
       for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
       return EXIT.invalid;

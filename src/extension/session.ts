@@ -45,7 +45,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   const alerts = createIntegrityAlerts((message) => ui.notify(message, "warning"));
   const eventsSealer = openRecordSealer(dataDir, "events", workspace);
   // Read once: from here on the in-memory log is the truth, whatever the file comes to say.
-  const recorded = await readEventLog(eventsFile, eventsSealer);
+  const recorded = await readEventLog(eventsFile, eventsSealer, "lenient");
   for (const line of recorded.alteredLines) {
     alerts.report({
       kind: "altered",

@@ -206,7 +206,7 @@ afterEach(async () => {
 
 /** The event log as the extension opens it: what the file holds, numbered on from its last seq. */
 async function openEvents(file: string, maxEvents?: number): Promise<EventLog> {
-  const { events } = await readEventLog(file, EVENTS_SEALER);
+  const { events } = await readEventLog(file, EVENTS_SEALER, "lenient");
   const firstSeq = events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
   return createEventLog(file, events, firstSeq, {
     sealer: EVENTS_SEALER,
@@ -370,7 +370,7 @@ describe("recorded events", () => {
       payload: { text: "hello" },
     });
     await h.controller.dispose();
-    expect((await readEventLog(h.eventsFile, EVENTS_SEALER)).events).toEqual(h.log.events());
+    expect((await readEventLog(h.eventsFile, EVENTS_SEALER, "lenient")).events).toEqual(h.log.events());
   });
 
   it("a turn end schedules an evaluation after the debounce; record returns at once", async () => {
@@ -998,7 +998,7 @@ describe("a restart over the same progress and event log", () => {
     const second = await start({ dir });
     second.controller.record(inputEvent("two"));
     await second.controller.dispose();
-    const { events } = await readEventLog(second.eventsFile, EVENTS_SEALER);
+    const { events } = await readEventLog(second.eventsFile, EVENTS_SEALER, "lenient");
     expect(events.map((event) => [event.seq, event.name])).toEqual([
       [0, QUEST_ACTIVATED_EVENT],
       [1, "input"],
@@ -1075,7 +1075,7 @@ describe("dispose", () => {
     const h = await start();
     for (let i = 0; i < 20; i++) h.controller.record(inputEvent(`message ${i}`));
     await h.controller.dispose();
-    expect((await readEventLog(h.eventsFile, EVENTS_SEALER)).events).toEqual(h.log.events());
+    expect((await readEventLog(h.eventsFile, EVENTS_SEALER, "lenient")).events).toEqual(h.log.events());
   });
 
   it("after it, turn ends schedule nothing", async () => {
