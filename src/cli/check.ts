@@ -120,36 +120,9 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   if (isInside(dataDir, workspace)) {
     return invalid(`--data-dir ${dataDir} is inside the workspace ${workspace}; choose a folder outside it`);
   }
-  let events: VerifierEvent[] = [];
-  let sessionId: string | undefined;
-  if (values.events !== undefined) {
-    const realWorkspace = await realpath(workspace);
-    const sealer = openRecordSealer(dataDir, "events", realWorkspace);
-    const read = await readEventLog(resolve(io.cwd, values.events), sealer, "strict");
-    if (!read.ok) {
-      for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
-      return EXIT.invalid;
-    }
-    for (const warning of read.warnings) io.stderr(`warning: ${formatDiagnostic(warning)}\n`);
-    events = read.events;
-  }
-  if (values.session !== undefined) {
-    const file = resolve(io.cwd, values.session);
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (error) {
-      return invalid(`${file}: ${describeFsError(error)}`);
-    }
-    const session = parseSessionFile(text, file);
-    if (!session.ok) {
-      for (const error of session.errors)
-        io.stderr(`${formatDiagnostic({ ...error, column: error.line > 0 ? 1 : 0 })}\n`);
-      return EXIT.invalid;
-    }
-    events = session.events;
-    sessionId = session.sessionId;
-  }
+  const recorded = await readRecordedEvents(values, { io, dataDir, workspace });
+  if (!recorded) return EXIT.invalid;
+  const { events, sessionId } = recorded;
 
   // The baselines are pinned once, to full object ids: the activation's when the events log
   // records one, HEAD otherwise. A workspace outside git has none: its git checks are pending,
@@ -184,6 +157,47 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   const json = notes.length > 0 ? { ...result, notes } : result;
   io.stdout(values.json ? `${JSON.stringify(json)}\n` : formatQuestResult(result, quest.title));
   return exitCodeFor(result.status);
+}
+
+/**
+ * The events to check against: an events file (`--events`, sealed lines checked with this data
+ * dir's key), a Pi session file turned into the same events (`--session`), or none. Undefined
+ * when the file is invalid, which is then said on stderr.
+ */
+async function readRecordedEvents(
+  files: { events?: string; session?: string },
+  where: { io: CliIo; dataDir: string; workspace: string },
+): Promise<{ events: VerifierEvent[]; sessionId?: string } | undefined> {
+  const { io, dataDir, workspace } = where;
+  if (files.events !== undefined) {
+    const realWorkspace = await realpath(workspace);
+    const sealer = openRecordSealer(dataDir, "events", realWorkspace);
+    const read = await readEventLog(resolve(io.cwd, files.events), sealer, "strict");
+    if (!read.ok) {
+      for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+      return undefined;
+    }
+    for (const warning of read.warnings) io.stderr(`warning: ${formatDiagnostic(warning)}\n`);
+    return { events: read.events };
+  }
+  if (files.session !== undefined) {
+    const file = resolve(io.cwd, files.session);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      io.stderr(`pi-quests check: ${file}: ${describeFsError(error)}\n`);
+      return undefined;
+    }
+    const session = parseSessionFile(text, file);
+    if (!session.ok) {
+      for (const error of session.errors)
+        io.stderr(`${formatDiagnostic({ ...error, column: error.line > 0 ? 1 : 0 })}\n`);
+      return undefined;
+    }
+    return { events: session.events, sessionId: session.sessionId };
+  }
+  return { events: [] };
 }
 
 const withActivation = (activation: QuestActivation | undefined) => (activation ? { activation } : {});
