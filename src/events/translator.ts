@@ -76,12 +76,12 @@ export type AssistantMessageRead = Pick<AssistantMessage, "role"> & {
 };
 export type ToolResultMessageRead = Pick<ToolResultMessage, "role" | "toolCallId" | "toolName" | "isError">;
 export type BashExecutionRead = Pick<BashExecutionMessage, "command" | "exitCode" | "excludeFromContext">;
-/** Any message Pi ends; the roles not named here record nothing. */
+/** Any message Pi ends; the other roles (system, custom, summaries, ...) record nothing. */
 export type MessageRead =
   | UserMessageRead
   | AssistantMessageRead
   | ToolResultMessageRead
-  | { role: Exclude<AgentMessage["role"], "user" | "assistant" | "toolResult"> };
+  | Exclude<AgentMessage, { role: "user" | "assistant" | "toolResult" }>;
 
 export type PiEventTranslator = {
   /** A session begins; `entries` are the ones it already has (a resumed or forked session). */
