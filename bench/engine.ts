@@ -5,7 +5,7 @@
  * says how many event passes an evaluation costs.
  */
 import { type Check, CheckSchema } from "../src/core/checks.ts";
-import type { VerifierEvent } from "../src/core/events.ts";
+import type { VerifierEvent } from "../src/events/schema.ts";
 import { evaluateQuest } from "../src/verifier/evaluate.ts";
 import type { Probes } from "../src/verifier/probes.ts";
 import { measure, ms, type Timing } from "./measure.ts";

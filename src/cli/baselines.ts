@@ -5,8 +5,8 @@
  * is given; a HEAD that moved since the activation is said, naming both commits, because then
  * HEAD is not where the quest started.
  */
-import type { QuestActivation } from "../core/lifecycle-events.ts";
 import { isFullObjectId } from "../core/object-id.ts";
+import type { QuestActivation } from "../events/names.ts";
 
 export type ResolveRevision = (
   revision: string,

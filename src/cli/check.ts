@@ -4,19 +4,20 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
-import type { VerifierEvent } from "../core/events.ts";
 import { describeAlert } from "../core/integrity.ts";
-import { lastActivation, type QuestActivation } from "../core/lifecycle-events.ts";
 import { loadQuests } from "../core/loader.ts";
 import type { Quest } from "../core/quest.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { formatQuestResult } from "../core/report.ts";
+import { lastActivation } from "../events/activation.ts";
+import { readEventLog } from "../events/log-reader.ts";
+import type { QuestActivation } from "../events/names.ts";
+import type { VerifierEvent } from "../events/schema.ts";
 import { createGitProbe } from "../probes/git.ts";
 import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
 import { isInside } from "../verifier/paths.ts";
 import { chooseBaselines } from "./baselines.ts";
 import type { CliCommand } from "./command.ts";
-import { readEventsFile } from "./events-file.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
 import { parseSessionFile } from "./session-file.ts";
@@ -165,7 +166,7 @@ async function readRecorded(
   if (values.events !== undefined) {
     const realWorkspace = await realpath(workspace);
     const sealer = openRecordSealer(dataDir, "events", realWorkspace);
-    const read = await readEventsFile(resolve(io.cwd, values.events), sealer);
+    const read = await readEventLog(resolve(io.cwd, values.events), sealer, "strict");
     if (!read.ok) {
       for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
       return { ok: false };

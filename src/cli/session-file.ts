@@ -1,25 +1,17 @@
 /**
  * Reads a Pi session file (JSONL, docs/session-format.md) into the events the extension would have
- * recorded live (see src/core/pi-events.ts for the mapping).
+ * recorded live (src/events/translator.ts says how each is made).
  *
- * Two steps: each line is checked and kept as a small typed entry, then the entries are replayed
- * in file order into events. The first line must be the session header. Entry types and message
- * roles this reader does not use (model changes, labels, compactions, system messages, ...) are
- * skipped, so newer Pi versions with new entry types still read; a known entry that lacks a field
- * we use is an error naming its line. Never throws.
+ * Two steps: each line is checked and kept as the message the translator reads, then the
+ * messages are replayed in file order into events (src/events/session-replay.ts). The first
+ * line must be the session header. Entry types and message roles this reader does not use
+ * (model changes, labels, compactions, system messages, ...) are skipped, so newer Pi versions
+ * with new entry types still read; a known entry that lacks a field we use is an error naming
+ * its line. Never throws.
  */
 import { z } from "zod";
-import type { VerifierEvent } from "../core/events.ts";
-import {
-  agentEndEvent,
-  inputEvent,
-  type MessageContent,
-  type PiEvent,
-  sessionStartEvent,
-  toolResultEvent,
-  turnEndEvent,
-  userBashEvent,
-} from "../core/pi-events.ts";
+import type { VerifierEvent } from "../events/schema.ts";
+import { replaySession, type SessionMessage } from "../events/session-replay.ts";
 
 export type SessionFileError = { file: string; line: number; message: string };
 
@@ -57,14 +49,7 @@ const MessageSchemas = {
 
 type ToolCall = z.infer<typeof ToolCallSchema>;
 
-/** What the replay needs from each message. */
-type Entry =
-  | { role: "user"; content: MessageContent }
-  | { role: "assistant"; toolCalls: ToolCall[]; stopReason: string }
-  | { role: "toolResult"; toolCallId: string; toolName: string; isError: boolean }
-  | { role: "bashExecution"; command: string; exitCode?: number | null; excludeFromContext?: boolean };
-
-type LineResult = { entry?: Entry } | { error: string };
+type LineResult = { entry?: SessionMessage } | { error: string };
 
 export function parseSessionFile(text: string, file: string): SessionFileResult {
   const lines = text
@@ -82,7 +67,7 @@ export function parseSessionFile(text: string, file: string): SessionFileResult 
   const header = readHeader(first.content);
   if ("error" in header) return fail(first.number, header.error);
 
-  const entries: Entry[] = [];
+  const entries: SessionMessage[] = [];
   const errors: SessionFileError[] = [];
   for (const line of rest) {
     const result = readLine(line.content);
@@ -91,12 +76,14 @@ export function parseSessionFile(text: string, file: string): SessionFileResult 
   }
   if (errors.length > 0) return { ok: false, errors };
 
-  const events = replay(header, entries).map(({ name, payload }, seq) => ({
-    name,
-    sessionId: header.id,
-    seq,
-    payload,
-  }));
+  const events = replaySession({ sessionId: header.id, cwd: header.cwd }, entries).map(
+    ({ name, payload }, seq) => ({
+      name,
+      sessionId: header.id,
+      seq,
+      payload,
+    }),
+  );
   return { ok: true, sessionId: header.id, events };
 }
 
@@ -147,7 +134,8 @@ function readMessage(message: { role: string; [key: string]: unknown }): LineRes
         if (!call.success) return problem(call.error, `content.${index}`);
         toolCalls.push(call.data);
       }
-      return { entry: { role: "assistant", toolCalls, stopReason: assistant.data.stopReason } };
+      // The translator reads an assistant message's tool calls and nothing else of its content.
+      return { entry: { role: "assistant", content: toolCalls, stopReason: assistant.data.stopReason } };
     }
     case "toolResult": {
       const result = MessageSchemas.toolResult.safeParse(message);
@@ -159,64 +147,14 @@ function readMessage(message: { role: string; [key: string]: unknown }): LineRes
       const bash = MessageSchemas.bashExecution.safeParse(message);
       if (!bash.success) return problem(bash.error);
       const { command, exitCode, excludeFromContext } = bash.data;
-      return { entry: { role: "bashExecution", command, exitCode, excludeFromContext } };
+      // The translator takes Pi's type, where a cancelled command's exit code is undefined.
+      return {
+        entry: { role: "bashExecution", command, exitCode: exitCode ?? undefined, excludeFromContext },
+      };
     }
     default:
       return {};
   }
-}
-
-/**
- * Entries to events, in the order Pi emits them live: a turn ends when the next message that is
- * not one of its tool results arrives, or at the end of the file.
- */
-function replay(header: { id: string; cwd: string }, entries: Entry[]): PiEvent[] {
-  const events: PiEvent[] = [sessionStartEvent({ sessionId: header.id, cwd: header.cwd })];
-  const toolInputs = new Map<string, Record<string, unknown>>();
-  let assistantTurns = 0;
-  let openTurn: { endsRun: boolean } | undefined;
-
-  const closeTurn = () => {
-    if (openTurn === undefined) return;
-    events.push(turnEndEvent({ assistantTurns }));
-    if (openTurn.endsRun) events.push(agentEndEvent({ assistantTurns }));
-    openTurn = undefined;
-  };
-
-  for (const entry of entries) {
-    switch (entry.role) {
-      case "user":
-        closeTurn();
-        events.push(inputEvent(entry.content));
-        break;
-      case "assistant":
-        closeTurn();
-        assistantTurns += 1;
-        for (const call of entry.toolCalls) toolInputs.set(call.id, call.arguments);
-        // Pi's loop stops after an error or an abort, or when the model asked for no tool.
-        openTurn = {
-          endsRun:
-            entry.stopReason === "error" || entry.stopReason === "aborted" || entry.toolCalls.length === 0,
-        };
-        break;
-      case "toolResult":
-        events.push(
-          toolResultEvent({
-            toolName: entry.toolName,
-            toolCallId: entry.toolCallId,
-            isError: entry.isError,
-            input: toolInputs.get(entry.toolCallId) ?? {},
-          }),
-        );
-        break;
-      case "bashExecution":
-        closeTurn();
-        events.push(userBashEvent(entry));
-        break;
-    }
-  }
-  closeTurn();
-  return events;
 }
 
 function parseJson(content: string): { value: unknown } | { error: string } {

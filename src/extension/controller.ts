@@ -5,11 +5,12 @@
  * (quest-subcommands.ts). No Pi import: Pi's side (events, UI) comes in through `record`,
  * `command` and the `QuestUi` port; the engine through `createEvaluator`.
  */
-import { PI_EVENTS, type PiEvent } from "../core/pi-events.ts";
+
 import type { Quest } from "../core/quest.ts";
+import type { EventLog } from "../events/log-writer.ts";
+import { PI_EVENTS, type PiEvent } from "../events/names.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
-import type { EventLog } from "./event-log.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import type { Progress, ProgressStore } from "./progress.ts";
 import { createQuestActivator } from "./quest-activation.ts";

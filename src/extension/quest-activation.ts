@@ -3,14 +3,11 @@
  * up, HEAD and node_modules pinned, `quest_activated` recorded) and completing one (recorded, and
  * the next available quest activated), each shown on the HUD and told to the learner.
  */
-import {
-  QUEST_ACTIVATED_EVENT,
-  QUEST_COMPLETED_EVENT,
-  type QuestActivation,
-} from "../core/lifecycle-events.ts";
+
 import type { Quest } from "../core/quest.ts";
+import type { EventLog } from "../events/log-writer.ts";
+import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/names.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
-import type { EventLog } from "./event-log.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import type { SandboxOutcome } from "./sandbox.ts";

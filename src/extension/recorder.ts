@@ -5,8 +5,8 @@
  * loads no schema library, so `pi -p` starts about as fast as without the extension.
  */
 import { openRecordSealer } from "../core/record-sealers.ts";
+import { createEventLog, type EventLog, nextSeqOf } from "../events/log-writer.ts";
 import { locateDataFolder } from "./data-folder.ts";
-import { createEventLog, type EventLog, nextSeqOf } from "./event-log.ts";
 
 export async function openEventRecorder(options: {
   cwd: string;

@@ -6,12 +6,12 @@
 import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuestPack } from "../core/loader.ts";
-import type { PiEvent } from "../core/pi-events.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
+import { readEventLog } from "../events/log-reader.ts";
+import { createEventLog } from "../events/log-writer.ts";
+import type { PiEvent } from "../events/names.ts";
 import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
-import { createEventLog } from "./event-log.ts";
-import { readEventLog } from "./event-log-reader.ts";
 import { createIntegrityAlerts } from "./integrity-alerts.ts";
 import { openProgressStore } from "./progress.ts";
 
@@ -45,7 +45,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   const alerts = createIntegrityAlerts((message) => ui.notify(message, "warning"));
   const eventsSealer = openRecordSealer(dataDir, "events", workspace);
   // Read once: from here on the in-memory log is the truth, whatever the file comes to say.
-  const recorded = await readEventLog(eventsFile, eventsSealer);
+  const recorded = await readEventLog(eventsFile, eventsSealer, "lenient");
   for (const line of recorded.alteredLines) {
     alerts.report({
       kind: "altered",

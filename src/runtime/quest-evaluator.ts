@@ -5,13 +5,13 @@
  */
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
-import type { VerifierEvent } from "../core/events.ts";
 import type { IntegrityReporter } from "../core/integrity.ts";
 import type { Quest } from "../core/quest.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import type { QuestResult } from "../core/results.ts";
 import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
+import type { VerifierEvent } from "../events/schema.ts";
 import { createNodeProbes } from "../probes/index.ts";
 import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";

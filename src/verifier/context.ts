@@ -1,4 +1,4 @@
-import type { VerifierEvent } from "../core/events.ts";
+import type { VerifierEvent } from "../events/schema.ts";
 import type { Probes } from "./probes.ts";
 import type { ReceiptPort } from "./receipts-port.ts";
 

@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { parseSessionFile } from "../../src/cli/session-file.ts";
-import { messageText, turnEndEvent, userBashEvent } from "../../src/core/pi-events.ts";
 
 const fixture = async (name: string) => {
   const file = `fixtures/sessions/${name}`;
@@ -276,33 +275,5 @@ describe("parseSessionFile: tolerance", () => {
       expect(() => parseSessionFile(text, "x")).not.toThrow();
       expect(parseSessionFile(text, "x").ok).toBe(false);
     }
-  });
-});
-
-describe("pi-events builders", () => {
-  it("adds turnIndex only when Pi gave one", () => {
-    expect(turnEndEvent({ assistantTurns: 2 })).toEqual({ name: "turn_end", payload: { assistantTurns: 2 } });
-    expect(turnEndEvent({ assistantTurns: 2, turnIndex: 0 })).toEqual({
-      name: "turn_end",
-      payload: { assistantTurns: 2, turnIndex: 0 },
-    });
-  });
-
-  it("records a command without an exit code as null, and ! commands as kept in context", () => {
-    expect(userBashEvent({ command: "sleep 9" })).toEqual({
-      name: "user_bash",
-      payload: { command: "sleep 9", exitCode: null, excludeFromContext: false },
-    });
-  });
-
-  it("joins the text blocks of a message", () => {
-    expect(messageText("plain")).toBe("plain");
-    expect(
-      messageText([
-        { type: "text", text: "one" },
-        { type: "image", data: "x", mimeType: "image/png" },
-        { type: "text", text: "two" },
-      ] as { type: string; text?: string }[]),
-    ).toBe("one\ntwo");
   });
 });

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEventsFile } from "../../src/cli/events-file.ts";
-import type { VerifierEvent } from "../../src/core/events.ts";
+import { readEventLog } from "../../src/events/log-reader.ts";
+import type { VerifierEvent } from "../../src/events/schema.ts";
 import { REPO } from "../support/cli.ts";
 import {
   closeAllPis,
@@ -30,9 +30,10 @@ const eventsFile = (agentDir: string, workspace: string) =>
 
 /** The recorded events, read with the CLI's own `--events` reader (same format, or it fails). */
 async function recorded(agentDir: string, workspace: string): Promise<VerifierEvent[]> {
-  const read = await readEventsFile(
+  const read = await readEventLog(
     eventsFile(agentDir, workspace),
     agentSealer(agentDir, "events", workspace),
+    "strict",
   );
   if (!read.ok) throw new Error(JSON.stringify(read.diagnostics));
   // Every line is the extension's own: sealed with the agent dir's key.

@@ -2,20 +2,26 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { VerifierEvent } from "../../src/core/events.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
-import { agentEndEvent, inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
 import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
 import { formatQuestResult } from "../../src/core/report.ts";
 import type { QuestResult } from "../../src/core/results.ts";
+import { readEventLog } from "../../src/events/log-reader.ts";
+import { createEventLog, type EventLog } from "../../src/events/log-writer.ts";
+import {
+  agentEndEvent,
+  inputEvent,
+  QUEST_ACTIVATED_EVENT,
+  QUEST_COMPLETED_EVENT,
+  toolResultEvent,
+  turnEndEvent,
+} from "../../src/events/names.ts";
+import type { VerifierEvent } from "../../src/events/schema.ts";
 import {
   type QuestController,
   type QuestControllerDeps,
   type QuestPins,
   startQuestController,
 } from "../../src/extension/controller.ts";
-import { createEventLog, type EventLog } from "../../src/extension/event-log.ts";
-import { readEventLog } from "../../src/extension/event-log-reader.ts";
 import { hudLines } from "../../src/extension/hud.ts";
 import { pinQuest } from "../../src/extension/pinned-quest.ts";
 import { openProgressStore, type Progress } from "../../src/extension/progress.ts";
@@ -200,7 +206,7 @@ afterEach(async () => {
 
 /** The event log as the extension opens it: what the file holds, numbered on from its last seq. */
 async function openEvents(file: string, maxEvents?: number): Promise<EventLog> {
-  const { events } = await readEventLog(file, EVENTS_SEALER);
+  const { events } = await readEventLog(file, EVENTS_SEALER, "lenient");
   const firstSeq = events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
   return createEventLog(file, events, firstSeq, {
     sealer: EVENTS_SEALER,
@@ -364,7 +370,7 @@ describe("recorded events", () => {
       payload: { text: "hello" },
     });
     await h.controller.dispose();
-    expect((await readEventLog(h.eventsFile, EVENTS_SEALER)).events).toEqual(h.log.events());
+    expect((await readEventLog(h.eventsFile, EVENTS_SEALER, "lenient")).events).toEqual(h.log.events());
   });
 
   it("a turn end schedules an evaluation after the debounce; record returns at once", async () => {
@@ -992,7 +998,7 @@ describe("a restart over the same progress and event log", () => {
     const second = await start({ dir });
     second.controller.record(inputEvent("two"));
     await second.controller.dispose();
-    const { events } = await readEventLog(second.eventsFile, EVENTS_SEALER);
+    const { events } = await readEventLog(second.eventsFile, EVENTS_SEALER, "lenient");
     expect(events.map((event) => [event.seq, event.name])).toEqual([
       [0, QUEST_ACTIVATED_EVENT],
       [1, "input"],
@@ -1069,7 +1075,7 @@ describe("dispose", () => {
     const h = await start();
     for (let i = 0; i < 20; i++) h.controller.record(inputEvent(`message ${i}`));
     await h.controller.dispose();
-    expect((await readEventLog(h.eventsFile, EVENTS_SEALER)).events).toEqual(h.log.events());
+    expect((await readEventLog(h.eventsFile, EVENTS_SEALER, "lenient")).events).toEqual(h.log.events());
   });
 
   it("after it, turn ends schedule nothing", async () => {

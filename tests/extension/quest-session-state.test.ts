@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { VerifierEvent } from "../../src/core/events.ts";
-import { QUEST_ACTIVATED_EVENT } from "../../src/core/lifecycle-events.ts";
 import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
-import type { EventLog } from "../../src/extension/event-log.ts";
+import type { EventLog } from "../../src/events/log-writer.ts";
+import { QUEST_ACTIVATED_EVENT } from "../../src/events/names.ts";
+import type { VerifierEvent } from "../../src/events/schema.ts";
 import { emptyProgress, type Progress, type ProgressStore } from "../../src/extension/progress.ts";
 import { createQuestSessionState } from "../../src/extension/quest-session-state.ts";
 

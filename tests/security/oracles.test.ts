@@ -8,11 +8,10 @@
 import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { QUEST_ACTIVATED_EVENT } from "../../src/core/lifecycle-events.ts";
-import { agentEndEvent, inputEvent } from "../../src/core/pi-events.ts";
 import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
 import type { QuestResult } from "../../src/core/results.ts";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
+import { agentEndEvent, inputEvent, QUEST_ACTIVATED_EVENT } from "../../src/events/names.ts";
 import type { QuestController } from "../../src/extension/controller.ts";
 import type { Progress } from "../../src/extension/progress.ts";
 import { openQuestSession } from "../../src/extension/session.ts";

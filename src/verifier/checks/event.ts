@@ -1,6 +1,6 @@
 import type { EventCheck } from "../../core/checks.ts";
-import { QUEST_COMPLETED_EVENT } from "../../core/events.ts";
 import type { CheckResult } from "../../core/results.ts";
+import { QUEST_COMPLETED_EVENT } from "../../events/names.ts";
 import type { EvaluationContext } from "../context.ts";
 import { compileEventMatch, type EventIndex } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";

@@ -8,5 +8,3 @@ export const VerifierEventSchema = z.strictObject({
   payload: z.record(z.string(), z.unknown()).default({}),
 });
 export type VerifierEvent = z.infer<typeof VerifierEventSchema>;
-
-export { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "./lifecycle-events.ts";

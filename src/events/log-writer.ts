@@ -11,17 +11,14 @@
 import { appendFile, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
-import type { VerifierEvent } from "../core/events.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../core/lifecycle-events.ts";
-import type { PiEvent } from "../core/pi-events.ts";
 import { type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
+import { LIFECYCLE_EVENTS, type PiEvent } from "./names.ts";
+import type { VerifierEvent } from "./schema.ts";
 
 export const DEFAULT_MAX_EVENTS = 5000;
 export const MAX_STRING_CHARS = 2000;
 export const MAX_ARRAY_ITEMS = 100;
 const MAX_DEPTH = 6;
-
-export const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT]);
 
 export type EventLog = {
   readonly file: string;

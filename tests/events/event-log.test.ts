@@ -1,21 +1,25 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readEventsFile } from "../../src/cli/events-file.ts";
-import type { VerifierEvent } from "../../src/core/events.ts";
-import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
-import { inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
 import { verifyRecord } from "../../src/core/seal.ts";
+import { readEventLog } from "../../src/events/log-reader.ts";
 import {
   createEventLog,
   DEFAULT_MAX_EVENTS,
   type EventLog,
   type EventLogOptions,
-  LIFECYCLE_EVENTS,
   MAX_STRING_CHARS,
   nextSeqOf,
-} from "../../src/extension/event-log.ts";
-import { readEventLog } from "../../src/extension/event-log-reader.ts";
+} from "../../src/events/log-writer.ts";
+import {
+  inputEvent,
+  LIFECYCLE_EVENTS,
+  QUEST_ACTIVATED_EVENT,
+  QUEST_COMPLETED_EVENT,
+  toolResultEvent,
+  turnEndEvent,
+} from "../../src/events/names.ts";
+import type { VerifierEvent } from "../../src/events/schema.ts";
 import { sealedJson, testSealer } from "../support/seal.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
@@ -105,7 +109,7 @@ describe("recording", () => {
     const first = openLog({ file });
     first.record(inputEvent("one"));
     await first.flush();
-    const reopened = await readEventLog(file, SEALER);
+    const reopened = await readEventLog(file, SEALER, "lenient");
     const second = openLog({ file, events: reopened.events, firstSeq: 1 });
     second.record(inputEvent("two"));
     await second.flush();
@@ -306,7 +310,7 @@ describe("nextSeqOf: where a log continues, from its last line", () => {
 
 describe("readEventLog: reading a log back", () => {
   it("is empty for a missing file", async () => {
-    expect(await readEventLog(eventsFile(), SEALER)).toEqual({
+    expect(await readEventLog(eventsFile(), SEALER, "lenient")).toEqual({
       events: [],
       skippedLines: 0,
       alteredLines: [],
@@ -329,7 +333,7 @@ describe("readEventLog: reading a log back", () => {
         '{"name":"input","seq":5,"pay',
       ].join("\n"),
     );
-    const read = await readEventLog(file, SEALER);
+    const read = await readEventLog(file, SEALER, "lenient");
     expect(read.skippedLines).toBe(4);
     expect(read.alteredLines).toEqual([]);
     expect(read.events).toEqual([
@@ -345,7 +349,7 @@ describe("readEventLog: reading a log back", () => {
     log.record(activated("first-file"), "s1");
     log.record(inputEvent("x".repeat(MAX_STRING_CHARS + 10)), "s1");
     await log.flush();
-    expect(await readEventLog(file, SEALER)).toEqual({
+    expect(await readEventLog(file, SEALER, "lenient")).toEqual({
       events: log.events(),
       skippedLines: 0,
       alteredLines: [],
@@ -365,7 +369,11 @@ describe("the file is what `pi-quests check --events` reads", () => {
     );
     log.record(turnEndEvent({ assistantTurns: 1, turnIndex: 0 }), "s1");
     await log.flush();
-    expect(await readEventsFile(file, SEALER)).toEqual({ ok: true, events: log.events(), warnings: [] });
+    expect(await readEventLog(file, SEALER, "strict")).toEqual({
+      ok: true,
+      events: log.events(),
+      warnings: [],
+    });
   });
 
   it("still accepts it after a compaction rewrote it", async () => {
@@ -374,7 +382,11 @@ describe("the file is what `pi-quests check --events` reads", () => {
     log.record(activated("q"), "s1");
     for (let i = 0; i < 12; i++) log.record(inputEvent(String(i)), "s1");
     await log.flush();
-    expect(await readEventsFile(file, SEALER)).toEqual({ ok: true, events: log.events(), warnings: [] });
+    expect(await readEventLog(file, SEALER, "strict")).toEqual({
+      ok: true,
+      events: log.events(),
+      warnings: [],
+    });
   });
 
   it("and after a restart continued it from nextSeqOf", async () => {
@@ -386,7 +398,7 @@ describe("the file is what `pi-quests check --events` reads", () => {
     const second = openLog({ file, firstSeq: await nextSeqOf(file, SEALER) });
     second.record(inputEvent("two"), "s2");
     await second.flush();
-    const read = await readEventsFile(file, SEALER);
+    const read = await readEventLog(file, SEALER, "strict");
     expect(read.ok && read.events.map((event) => [event.seq, event.sessionId])).toEqual([
       [0, "s1"],
       [1, "s1"],
