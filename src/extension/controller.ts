@@ -15,11 +15,11 @@ import {
   type QuestActivation,
 } from "../core/lifecycle-events.ts";
 import { PI_EVENTS, type PiEvent } from "../core/pi-events.ts";
-import type { Quest } from "../core/quest.ts";
-import { formatQuestResult } from "../core/report.ts";
-import type { QuestResult } from "../core/results.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import type { Quest } from "../verifier/quest.ts";
+import { formatQuestResult } from "../verifier/report.ts";
+import type { QuestResult } from "../verifier/results.ts";
 import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.ts";
 import type { EventLog } from "./event-log.ts";
 import { LIFECYCLE_EVENTS } from "./event-log.ts";

@@ -2,7 +2,7 @@
  * What the HUD shows, as data: the lines of the widget above the editor, each with a tone the TUI
  * colors from the theme (RPC gets the same lines as plain text), and the footer status. Pure.
  */
-import type { CheckResult, CheckStatus } from "../core/results.ts";
+import type { CheckResult, CheckStatus } from "../verifier/results.ts";
 
 export type HudTone = "title" | "pass" | "fail" | "pending" | "unchecked" | "muted" | "notice";
 export type HudLine = { tone: HudTone; text: string };

@@ -7,9 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { Quest } from "../core/quest.ts";
-import { QuestFileSchema } from "../core/quest.ts";
 import { canonicalJson } from "../core/seal.ts";
+import type { Quest } from "../verifier/quest.ts";
+import { QuestFileSchema } from "../verifier/quest.ts";
 
 export type PinnedDefinition = { definition: Record<string, unknown>; definitionHash: string };
 

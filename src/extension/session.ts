@@ -5,9 +5,9 @@
  */
 import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
-import { loadQuestPack } from "../core/loader.ts";
 import type { PiEvent } from "../core/pi-events.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
+import { loadQuestPack } from "../verifier/loader.ts";
 import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { createEventLog } from "./event-log.ts";

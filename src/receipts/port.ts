@@ -6,10 +6,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { relative } from "node:path";
-import type { CheckResult, QuestResult, ReceiptEvidence } from "../core/results.ts";
 import { aggregate } from "../verifier/evaluate.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { ReceiptHandle, ReceiptPort } from "../verifier/receipts-port.ts";
+import type { CheckResult, QuestResult, ReceiptEvidence } from "../verifier/results.ts";
 import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from "./fingerprint.ts";
 import { checkIdentity, normalizeRelativePath, redactCommand } from "./identity.ts";
 import { RECEIPT_SCHEMA, type Receipt, type ReceiptState, type Termination } from "./schema.ts";

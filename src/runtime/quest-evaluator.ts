@@ -7,9 +7,7 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { VerifierEvent } from "../core/events.ts";
 import type { IntegrityReporter } from "../core/integrity.ts";
-import type { Quest } from "../core/quest.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
-import type { QuestResult } from "../core/results.ts";
 import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { createNodeProbes } from "../probes/index.ts";
@@ -18,6 +16,8 @@ import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import type { Probes, ScriptOutcome } from "../verifier/probes.ts";
+import type { Quest } from "../verifier/quest.ts";
+import type { QuestResult } from "../verifier/results.ts";
 import { oracleMissingMessage, oraclePin } from "./oracle-baseline.ts";
 
 export type QuestEvaluatorOptions = {

@@ -1,6 +1,4 @@
 import type { Check } from "../core/checks.ts";
-import type { Quest } from "../core/quest.ts";
-import type { CheckResult, CheckStatus, QuestCounts, QuestResult } from "../core/results.ts";
 import { evaluateCommandCheck } from "./checks/command.ts";
 import { evaluateEventCheck } from "./checks/event.ts";
 import { evaluateFileExistsCheck } from "./checks/file-exists.ts";
@@ -14,6 +12,8 @@ import { pending } from "./checks/result.ts";
 import { evaluateStructuredPathCheck } from "./checks/structured-path.ts";
 import type { EvaluationContext } from "./context.ts";
 import { type EventIndex, indexEvents } from "./event-index.ts";
+import type { Quest } from "./quest.ts";
+import type { CheckResult, CheckStatus, QuestCounts, QuestResult } from "./results.ts";
 
 /** Evaluates one check. Never throws: an unexpected error is a pending result that says so. */
 export async function evaluateCheck(

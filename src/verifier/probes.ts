@@ -3,7 +3,7 @@
  * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
  */
 import type { ConfirmCheck, McpHandshakeCheck } from "../core/checks.ts";
-import type { Containment, IsolationEvidence, McpLaunch } from "../core/results.ts";
+import type { Containment, IsolationEvidence, McpLaunch } from "./results.ts";
 
 export type { McpLaunch };
 

@@ -4,8 +4,8 @@
  * records every run. Absent, checks simply run.
  */
 import type { CommandCheck } from "../core/checks.ts";
-import type { CheckResult } from "../core/results.ts";
 import type { ScriptOutcome } from "./probes.ts";
+import type { CheckResult } from "./results.ts";
 
 export type ReceiptHandle = { readonly id: string };
 

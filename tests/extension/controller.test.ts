@@ -5,9 +5,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { VerifierEvent } from "../../src/core/events.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT } from "../../src/core/lifecycle-events.ts";
 import { agentEndEvent, inputEvent, toolResultEvent, turnEndEvent } from "../../src/core/pi-events.ts";
-import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
-import { formatQuestResult } from "../../src/core/report.ts";
-import type { QuestResult } from "../../src/core/results.ts";
 import {
   type QuestController,
   type QuestControllerDeps,
@@ -26,6 +23,9 @@ import {
   type EvaluationInput,
   type QuestEvaluator,
 } from "../../src/runtime/quest-evaluator.ts";
+import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
+import { formatQuestResult } from "../../src/verifier/report.ts";
+import type { QuestResult } from "../../src/verifier/results.ts";
 import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
 import { sealedJson, testSealer } from "../support/seal.ts";
 import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";

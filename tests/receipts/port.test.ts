@@ -5,8 +5,6 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { formatQuestResult } from "../../src/core/report.ts";
-import type { QuestResult } from "../../src/core/results.ts";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import { reassess } from "../../src/receipts/assess.ts";
 import type { FingerprintOutcome } from "../../src/receipts/fingerprint.ts";
@@ -14,6 +12,8 @@ import { createReceiptPort } from "../../src/receipts/port.ts";
 import { currentHost, openReceiptStore, type ReceiptStore } from "../../src/receipts/store.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptRequest } from "../../src/verifier/probes.ts";
+import { formatQuestResult } from "../../src/verifier/report.ts";
+import type { QuestResult } from "../../src/verifier/results.ts";
 import { check } from "../support/checks.ts";
 import { fakeProbes } from "../support/fake-probes.ts";
 import { testSealer } from "../support/seal.ts";

@@ -1,9 +1,9 @@
 import type { CommandCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate, matchesStringPredicate } from "../predicates.ts";
 import type { ScriptOutcome } from "../probes.ts";
+import type { CheckResult } from "../results.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 /** How much of a run's output the evidence keeps (the tail, which is what an author reads). */

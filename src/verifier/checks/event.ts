@@ -1,9 +1,9 @@
 import type { EventCheck } from "../../core/checks.ts";
 import { QUEST_COMPLETED_EVENT } from "../../core/events.ts";
-import type { CheckResult } from "../../core/results.ts";
 import type { EvaluationContext } from "../context.ts";
 import { compileEventMatch, type EventIndex } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
+import type { CheckResult } from "../results.ts";
 import { pending, result } from "./result.ts";
 
 /** The seq after which events count, or why there is none yet. */

@@ -1,7 +1,7 @@
 import type { FileExistsCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
+import type { CheckResult } from "../results.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 export async function evaluateFileExistsCheck(

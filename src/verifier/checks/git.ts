@@ -1,9 +1,9 @@
 import type { GitCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
 import type { GitAnswer } from "../probes.ts";
+import type { CheckResult } from "../results.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 export async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promise<CheckResult> {

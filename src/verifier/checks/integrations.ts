@@ -1,7 +1,7 @@
 import type { ConfirmCheck, McpHandshakeCheck, SkillValidCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
+import type { CheckResult } from "../results.ts";
 import { handshakeEvidence } from "./mcp-evidence.ts";
 import { pathProblem, pending, result } from "./result.ts";
 

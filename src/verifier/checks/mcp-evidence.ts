@@ -5,8 +5,8 @@
  * learner takes it for more.
  */
 import type { McpHandshakeCheck } from "../../core/checks.ts";
-import type { Evidence, McpLaunch } from "../../core/results.ts";
 import type { McpOutcome } from "../probes.ts";
+import type { Evidence, McpLaunch } from "../results.ts";
 
 type Answered = Extract<McpOutcome, { ok: true }>;
 

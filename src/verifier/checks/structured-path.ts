@@ -3,10 +3,10 @@ import { JSONPath } from "jsonpath-plus";
 import { parseDocument } from "yaml";
 import type { StructuredPathCheck } from "../../core/checks.ts";
 import { compileQuestRegex } from "../../core/quest-regex.ts";
-import type { CheckResult } from "../../core/results.ts";
 import { documentValue } from "../../core/yaml-source.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
+import type { CheckResult } from "../results.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 /** The read bound of the contract: a larger file is pending, not read. */

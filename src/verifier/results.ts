@@ -1,4 +1,4 @@
-import type { CheckType } from "./checks.ts";
+import type { CheckType } from "../core/checks.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Check, CheckSchema, EditableSchema } from "./checks.ts";
+import { type Check, CheckSchema, EditableSchema } from "../core/checks.ts";
 
 export const QUEST_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 

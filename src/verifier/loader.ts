@@ -2,10 +2,10 @@ import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { z } from "zod";
-import { type Diagnostic, describeFsError, type Loaded } from "./diagnostics.ts";
-import { describeValue } from "./predicates.ts";
+import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
+import { describeValue } from "../core/predicates.ts";
+import { documentValue, parseYamlSource, type YamlSource } from "../core/yaml-source.ts";
 import { type Quest, QuestFileSchema } from "./quest.ts";
-import { documentValue, parseYamlSource, type YamlSource } from "./yaml-source.ts";
 
 /** A quest file larger than this is refused before parsing. */
 export const MAX_QUEST_FILE_BYTES = 1024 * 1024;
