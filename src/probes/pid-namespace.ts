@@ -16,7 +16,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import type { Containment } from "../verifier/results.ts";
+import type { Containment } from "../verifier/checks/command.ts";
 
 export type { Containment };
 

@@ -11,7 +11,7 @@ import { openRecordSealer } from "../core/record-sealers.ts";
 import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { createNodeProbes } from "../probes/index.ts";
-import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.ts";
+import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
@@ -134,7 +134,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
     : undefined;
   const oracle = options.oracleBaseline ?? options.baseline;
   return async (input) => {
-    const receipts: ReceiptsForEvaluation | undefined = opened
+    const receipts = opened
       ? createReceiptPort({
           store: opened.store,
           workspace: opened.realWorkspace,
@@ -144,7 +144,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
           tool: `pi-quests@${VERSION}`,
         })
       : undefined;
-    const evaluated = await evaluateQuest(quest, {
+    return evaluateQuest(quest, {
       probes,
       events: input.events,
       ...(input.sessionId ? { sessionId: input.sessionId } : {}),
@@ -159,6 +159,5 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
       ...(input.signal ? { signal: input.signal } : {}),
       ...(receipts ? { receipts } : {}),
     });
-    return receipts ? receipts.recheck(evaluated) : evaluated;
   };
 }

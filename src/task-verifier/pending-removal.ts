@@ -7,8 +7,8 @@
  */
 import { lstat, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import type { IsolationEvidence } from "../verifier/checks/command.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
-import type { IsolationEvidence } from "../verifier/results.ts";
 import { writeJson } from "./evidence.ts";
 
 export const JOURNAL_NAME = "pending-removal.json";

@@ -7,14 +7,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { lstat, mkdir, realpath, writeFile } from "node:fs/promises";
 import { isAbsolute, join, posix, relative, resolve, sep } from "node:path";
-import type { CommandCheck } from "../core/checks.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { createGitRunner, type GitRunner, pinDrivers, splitNul } from "../probes/git-runner.ts";
 import { withPrivateIndex } from "../probes/private-index.ts";
 import { bashCheck, type CheckScript } from "../probes/script-runner.ts";
+import type { CommandCheck, IsolationEvidence } from "../verifier/checks/command.ts";
 import { isInside } from "../verifier/paths.ts";
 import type { IsolatedScriptRequest, ScriptOutcome } from "../verifier/probes.ts";
-import type { IsolationEvidence } from "../verifier/results.ts";
 import { readBaselineTexts } from "./baseline-content.ts";
 import { captureCandidate } from "./candidate.ts";
 import { editableScope } from "./candidate-scope.ts";

@@ -46,7 +46,8 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
       host: currentHost(),
       ...(options.takeFingerprint ? { takeFingerprint: options.takeFingerprint } : {}),
     });
-    const result = await evaluateQuest(
+    // The receipts' recheck is the evaluation's last step.
+    return evaluateQuest(
       { id: "q", checks },
       {
         probes,
@@ -57,7 +58,6 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
         ...(options.signal ? { signal: options.signal } : {}),
       },
     );
-    return receipts.recheck(result);
   };
   return { workspace, store, ran, evaluate };
 }
