@@ -41,6 +41,6 @@ export const confirmCheck = defineCheckType({
   type: "confirm",
   schema: ConfirmCheckSchema,
   evaluate: evaluateConfirmCheck,
-  needs: { confirmation: true },
+  needs: { confirmation: (check) => check.prompt },
   ...confirmWording,
 });

@@ -31,8 +31,11 @@ export type CheckNeeds<C> = {
   taskVerifier?: (check: C) => boolean;
   /** Its runs leave receipts (src/receipts), and a fresh receipt may answer it without a run. */
   receipts?: boolean;
-  /** It waits on the learner's answer (`/quest check`, or `--confirm` in the CLI). */
-  confirmation?: boolean;
+  /**
+   * It waits on the learner's answer (`/quest check`, or `--confirm` in the CLI): the question
+   * the learner is asked.
+   */
+  confirmation?: (check: C) => string;
 };
 
 /** Extra report lines for one check, under its one-line summary (the CLI's `check`, `/quest status`). */

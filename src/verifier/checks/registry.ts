@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { EvaluationContext } from "../context.ts";
 import type { EventIndex } from "../event-index.ts";
 import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
-import { type CommandEvidence, commandCheck } from "./command.ts";
+import { type CommandCheck, type CommandEvidence, commandCheck } from "./command.ts";
 import { type ConfirmEvidence, confirmCheck } from "./confirm.ts";
 import type { CheckBehaviour, QuestDefaults } from "./define.ts";
 import { type EventEvidence, eventCheck } from "./event.ts";
@@ -106,14 +106,23 @@ function taskVerifierNeeded<K extends CheckType>(type: K, check: CheckByType[K])
   return BEHAVIOURS[type].needs.taskVerifier?.(check) ?? false;
 }
 
+/** The checks the isolated task verifier is pinned to. It runs commands: only command checks qualify. */
+export function taskVerifierChecks(checks: readonly Check[]): CommandCheck[] {
+  return checks.flatMap((check) => (check.type === "command" && runsInTaskVerifier(check) ? [check] : []));
+}
+
 /** Whether this check's runs leave receipts (command checks). */
 export function leavesReceipts(check: Check): boolean {
   return BEHAVIOURS[check.type].needs.receipts === true;
 }
 
-/** Whether this check waits on the learner's confirmation (confirm checks). */
-export function awaitsConfirmation(check: Check): boolean {
-  return BEHAVIOURS[check.type].needs.confirmation === true;
+/** The question a check waiting on the learner asks (a confirm check's prompt); else undefined. */
+export function confirmationPrompt(check: Check): string | undefined {
+  return promptOf(check.type, check);
+}
+
+function promptOf<K extends CheckType>(type: K, check: CheckByType[K]): string | undefined {
+  return BEHAVIOURS[type].needs.confirmation?.(check);
 }
 
 /** The fields of this check that only a `version: 2` quest file may use. */

@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import {
-  awaitsConfirmation,
   CHECK_TYPES,
   CheckSchema,
   checkTypeOf,
+  confirmationPrompt,
   leavesReceipts,
   runsInTaskVerifier,
+  taskVerifierChecks,
   withQuestDefaults,
 } from "../../../src/verifier/checks/registry.ts";
 import { CHECK_WORDING } from "../../../src/verifier/checks/wording.ts";
@@ -98,11 +99,17 @@ describe("what a check needs from the runtime", () => {
 
   it("only a command check with isolation: worktree runs in the task verifier", () => {
     expect([worktree, inPlace, confirm, event].map(runsInTaskVerifier)).toEqual([true, false, false, false]);
+    expect(taskVerifierChecks([event, worktree, inPlace, confirm])).toEqual([worktree]);
   });
 
-  it("command checks leave receipts; confirm checks wait on the learner", () => {
+  it("command checks leave receipts; confirm checks ask the learner their prompt", () => {
     expect([worktree, inPlace, confirm, event].map(leavesReceipts)).toEqual([true, true, false, false]);
-    expect([worktree, inPlace, confirm, event].map(awaitsConfirmation)).toEqual([false, false, true, false]);
+    expect([worktree, inPlace, confirm, event].map(confirmationPrompt)).toEqual([
+      undefined,
+      undefined,
+      "Done?",
+      undefined,
+    ]);
   });
 
   it("a command check takes the quest's editable unless it names its own", () => {
