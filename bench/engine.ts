@@ -4,8 +4,9 @@
  * run, is one plain pass over the events (counting the tool results of one tool), so the ratio
  * says how many event passes an evaluation costs.
  */
-import { type Check, CheckSchema } from "../src/core/checks.ts";
+
 import type { VerifierEvent } from "../src/events/schema.ts";
+import { type Check, CheckSchema } from "../src/verifier/checks/registry.ts";
 import { evaluateQuest } from "../src/verifier/evaluate.ts";
 import type { Probes } from "../src/verifier/probes.ts";
 import { measure, ms, type Timing } from "./measure.ts";

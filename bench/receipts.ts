@@ -6,12 +6,15 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CommandCheck, CommandCheckSchema } from "../src/core/checks.ts";
+
 import { openSealer } from "../src/core/seal.ts";
 import { createNodeProbes } from "../src/probes/index.ts";
 import { createReceiptPort } from "../src/receipts/port.ts";
 import { currentHost, openReceiptStore } from "../src/receipts/store.ts";
 import { createTaskVerifier } from "../src/task-verifier/index.ts";
+import { type CommandCheck, CommandCheckSchema } from "../src/verifier/checks/command.ts";
+import type { Check } from "../src/verifier/checks/registry.ts";
+import { CheckSchema } from "../src/verifier/checks/registry.ts";
 import { evaluateQuest } from "../src/verifier/evaluate.ts";
 import { measure, ms, type Timing } from "./measure.ts";
 
@@ -67,11 +70,11 @@ export async function benchReceipts(base: string, sizes = [100, 10_000]): Promis
         const receipts = withReceipts
           ? createReceiptPort({ store, workspace, baseline: made.verifier.baseline, host: currentHost() })
           : undefined;
-        const result = await evaluateQuest(
+        // With receipts, the evaluation ends with their recheck.
+        const final = await evaluateQuest(
           { id: "bench", checks: [check] },
           { ...context, ...(receipts ? { receipts } : {}) },
         );
-        const final = receipts ? await receipts.recheck(result) : result;
         if (final.status !== "pass")
           throw new Error(`the bench quest did not pass: ${JSON.stringify(final.checks[0]?.evidence)}`);
         return final;

@@ -1,4 +1,4 @@
-import type { CheckStatus } from "../core/results.ts";
+import type { CheckStatus } from "../verifier/results.ts";
 
 /** The CLI contract's exit codes. */
 export const EXIT = { pass: 0, fail: 1, pending: 2, invalid: 3 } as const;

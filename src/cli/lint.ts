@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostics.ts";
-import { loadQuests } from "../core/loader.ts";
+import { loadQuests } from "../verifier/loader.ts";
 import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";

@@ -74,3 +74,26 @@ export const IntPredicateSchema = z.union(
   },
 );
 export type IntPredicate = z.infer<typeof IntPredicateSchema>;
+
+const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** What a payload field must be: a literal, or one string or integer operator. */
+export const FieldPredicateSchema = z
+  .union([
+    Scalar,
+    z.strictObject({ equals: Scalar }),
+    z.strictObject({ contains: z.string() }),
+    z.strictObject({ starts_with: z.string() }),
+    z.strictObject({ ends_with: z.string() }),
+    z.strictObject({ regex: z.string(), flags: z.string().optional() }),
+    z.strictObject({ one_of: z.array(Scalar).min(1) }),
+    z
+      .strictObject({ min: z.number().optional(), max: z.number().optional() })
+      .refine((value) => value.min !== undefined || value.max !== undefined, "give min, max or both"),
+  ])
+  // Judged after the union picked its shape: inside the union, a regex the engine refuses would
+  // leave two failed options and only zod's "Invalid input".
+  .superRefine((value, ctx) => {
+    if (typeof value === "object" && value !== null && "regex" in value) refineRegexPredicate(value, ctx);
+  });
+export type FieldPredicate = z.infer<typeof FieldPredicateSchema>;

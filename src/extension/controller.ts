@@ -6,11 +6,15 @@
  * `command` and the `QuestUi` port; the engine through `createEvaluator`.
  */
 
-import type { Quest } from "../core/quest.ts";
 import type { EventLog } from "../events/log-writer.ts";
 import { PI_EVENTS, type PiEvent } from "../events/names.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import type { Quest } from "../verifier/quest.ts";
+import { formatQuestResult } from "../verifier/report.ts";
+import type { QuestResult } from "../verifier/results.ts";
+import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.ts";
+import { type HudState, hudCheck } from "./hud.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import type { Progress, ProgressStore } from "./progress.ts";
 import { createQuestActivator } from "./quest-activation.ts";

@@ -2,7 +2,8 @@
  * What the HUD shows, as data: the lines of the widget above the editor, each with a tone the TUI
  * colors from the theme (RPC gets the same lines as plain text), and the footer status. Pure.
  */
-import type { CheckResult, CheckStatus } from "../core/results.ts";
+import { hintFor } from "../verifier/checks/wording.ts";
+import type { CheckResult, CheckStatus } from "../verifier/results.ts";
 
 export type HudTone = "title" | "pass" | "fail" | "pending" | "unchecked" | "muted" | "notice";
 export type HudLine = { tone: HudTone; text: string };
@@ -33,7 +34,6 @@ export const MARK: Record<HudCheck["status"], string> = {
   unchecked: "○",
 };
 const REASON_CHARS = 72;
-export const NOT_YET = "not yet";
 
 export function hudLines(state: HudState): HudLine[] {
   const lines = questLines(state);
@@ -82,22 +82,16 @@ function checkLine(check: HudCheck): HudLine {
   return { tone: check.status, text: `  ${MARK[check.status]} ${check.describe}${reason}` };
 }
 
-/** A check's HUD line from its result; before any result, just its description. */
+/**
+ * A check's HUD line from its result; before any result, just its description. A check type may
+ * word the reason for a learner (src/verifier/checks/wording.ts); else it is the summary.
+ */
 export function hudCheck(check: { id: string; describe?: string }, result?: CheckResult): HudCheck {
   const describe = check.describe ?? check.id;
   if (!result) return { describe, status: "unchecked" };
-  const { evidence } = result;
-  // An event that has not happened is "not yet" to a learner; the event count is for /quest status.
-  const summary =
-    evidence.kind === "event" && result.status === "fail" && evidence.matched === 0
-      ? NOT_YET
-      : evidence.summary;
-  if (evidence.kind === "confirm" && result.status === "pending") {
-    // The learner is the one to act: say how.
-    const reason =
-      evidence.answer === false ? "you answered no; /quest check asks again" : "/quest check to confirm";
-    return { describe, status: result.status, reason };
-  }
+  const hint = hintFor(result);
+  if (hint !== undefined) return { describe, status: result.status, reason: hint };
+  const { summary } = result.evidence;
   const reason = result.status === "pending" ? `pending, ${summary}` : summary;
   return { describe, status: result.status, reason };
 }

@@ -7,9 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { Quest } from "../core/quest.ts";
-import { QuestFileSchema } from "../core/quest.ts";
 import { canonicalJson } from "../core/seal.ts";
+import type { Quest } from "../verifier/quest.ts";
+import { defaultCheckId, QuestFileSchema } from "../verifier/quest.ts";
 
 export type PinnedDefinition = { definition: Record<string, unknown>; definitionHash: string };
 
@@ -38,7 +38,7 @@ export function unpinQuest(
     return { ok: false, problem: "the pinned definition is not a quest" };
   const checks = parsedFile.data.checks.map((check, index) => ({
     ...check,
-    id: check.id ?? `check-${index + 1}`,
+    id: check.id ?? defaultCheckId(index),
   }));
   return { ok: true, quest: { ...parsedFile.data, checks, ...extras.data } };
 }

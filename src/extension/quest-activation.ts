@@ -4,10 +4,11 @@
  * the next available quest activated), each shown on the HUD and told to the learner.
  */
 
-import type { Quest } from "../core/quest.ts";
 import type { EventLog } from "../events/log-writer.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/names.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import { runsInTaskVerifier } from "../verifier/checks/registry.ts";
+import type { Quest } from "../verifier/quest.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import type { SandboxOutcome } from "./sandbox.ts";
@@ -41,8 +42,8 @@ export type QuestActivator = {
 };
 
 /** Whether the quest has a command check that runs in the isolated task verifier. */
-export function runsInTaskVerifier(quest: Quest): boolean {
-  return quest.checks.some((c) => c.type === "command" && c.isolation === "worktree");
+export function questRunsInTaskVerifier(quest: Quest): boolean {
+  return quest.checks.some(runsInTaskVerifier);
 }
 
 export function createQuestActivator(options: QuestActivationOptions): QuestActivator {
@@ -81,7 +82,7 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     // Tests come from the template's own commit, never from one made since (say, in an earlier
     // quest on the same sandbox); commits are still counted from HEAD now.
     const oracleBaseline = quest.sandboxDir ? session.progress.sandbox?.baseline : undefined;
-    const dependencies = runsInTaskVerifier(quest) ? await options.pinDependencies?.() : undefined;
+    const dependencies = questRunsInTaskVerifier(quest) ? await options.pinDependencies?.() : undefined;
     const record = session.newActiveRecord(quest, { baseline, oracleBaseline, dependencies });
     const activation: QuestActivation = {
       quest: quest.id,

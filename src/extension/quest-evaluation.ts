@@ -4,8 +4,9 @@
  * published only if its quest is still the active one and the run was not cancelled; a pass
  * completes the quest.
  */
-import type { Quest } from "../core/quest.ts";
+
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
+import type { Quest } from "../verifier/quest.ts";
 import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.ts";
 import type { ActiveQuestState, QuestPins, QuestSessionState } from "./quest-session-state.ts";
 

@@ -4,13 +4,13 @@
  * notifications, an evaluation) is for quest-activation.ts and the controller.
  */
 
-import type { Quest } from "../core/quest.ts";
-import type { QuestResult } from "../core/results.ts";
 import type { EventLog } from "../events/log-writer.ts";
 import { LIFECYCLE_EVENTS } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import type { Quest } from "../verifier/quest.ts";
+import type { QuestResult } from "../verifier/results.ts";
 import { pinQuest, unpinQuest } from "./pinned-quest.ts";
 import { type ActiveQuest, emptyProgress, type Progress, type ProgressStore } from "./progress.ts";
 

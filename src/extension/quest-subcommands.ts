@@ -3,9 +3,9 @@
  * on Tab, how the words after its name are read, and what it does. The parser, the help and the
  * completion (quest-command.ts) all read this table: a new subcommand is one more entry.
  */
-import type { Check } from "../core/checks.ts";
-import type { Quest } from "../core/quest.ts";
-import { formatQuestResult } from "../core/report.ts";
+import { confirmationPrompt } from "../verifier/checks/registry.ts";
+import type { Quest } from "../verifier/quest.ts";
+import { formatQuestResult } from "../verifier/report.ts";
 import type { Activation } from "./quest-activation.ts";
 import type { QuestEvaluation } from "./quest-evaluation.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
@@ -114,11 +114,6 @@ const start = subcommand({
     return evaluation.idle();
   },
 });
-
-/** The question `/quest check` asks for a check the learner answers; undefined for any other check. */
-export function confirmationPrompt(check: Check): string | undefined {
-  return check.type !== "confirm" ? undefined : check.prompt;
-}
 
 /** Asks each confirm check of the quest not yet answered yes; an answer is saved at once. */
 async function askConfirmations({ session, ui }: QuestCommandContext, quest: Quest): Promise<void> {

@@ -5,11 +5,11 @@
  */
 import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
-import { loadQuestPack } from "../core/loader.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
+import { loadQuestPack } from "../verifier/loader.ts";
 import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { createIntegrityAlerts } from "./integrity-alerts.ts";

@@ -14,7 +14,7 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import type { McpHandshakeCheck } from "../core/checks.ts";
+import type { McpHandshakeCheck } from "../verifier/checks/mcp-handshake.ts";
 
 export type McpServerSpec =
   | {

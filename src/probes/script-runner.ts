@@ -5,7 +5,7 @@
  * (os/pid-namespace.ts). Everywhere the script also leads its own process group, and the whole
  * group is killed once it is done: where namespaces do not work, that is all there is.
  */
-import type { Containment } from "../core/results.ts";
+import type { Containment } from "../verifier/checks/command.ts";
 import type { ScriptOutcome, ScriptRequest } from "../verifier/probes.ts";
 import { startGroupLeader } from "./os/group-leader.ts";
 import type { PidNamespace } from "./os/pid-namespace.ts";

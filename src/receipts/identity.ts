@@ -9,7 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
-import type { CommandCheck } from "../core/checks.ts";
+import type { CommandCheck } from "../verifier/checks/command.ts";
 
 // --- identity ------------------------------------------------------------------------------
 

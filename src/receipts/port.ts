@@ -6,10 +6,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { relative } from "node:path";
-import type { CheckResult, QuestResult, ReceiptEvidence } from "../core/results.ts";
-import { aggregate } from "../verifier/evaluate.ts";
+import type { CommandCheck, CommandEvidence, ReceiptEvidence } from "../verifier/checks/command.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { ReceiptHandle, ReceiptPort } from "../verifier/receipts-port.ts";
+import type { CheckResult } from "../verifier/results.ts";
 import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from "./fingerprint.ts";
 import { checkIdentity, normalizeRelativePath, redactCommand } from "./identity.ts";
 import { RECEIPT_SCHEMA, type Receipt, type ReceiptState, type Termination } from "./schema.ts";
@@ -27,187 +27,270 @@ export type ReceiptPortOptions = {
   tool?: string;
 };
 
-export type ReceiptsForEvaluation = ReceiptPort & {
-  /**
-   * Rechecks every passing command result against the files as they are now: a receipt whose
-   * fingerprint no longer matches is stale, and its check pending. Call it before publishing a
-   * quest as complete.
-   */
-  recheck(result: QuestResult): Promise<QuestResult>;
+/** One evaluation's view of the receipts and the files, shared by the port's four steps. */
+type Evaluation = {
+  options: ReceiptPortOptions;
+  takeFingerprint: (workspace: string) => Promise<FingerprintOutcome>;
+  now: () => Date;
+  /** The workspace snapshot, taken once, until a check that ran in place may have changed it. */
+  snapshot(): Promise<FingerprintOutcome>;
+  forgetSnapshot(): void;
+  /** The stored receipts, read once and kept up to date with what this evaluation writes. */
+  receipts(): Promise<Receipt[]>;
+  write(receipt: Receipt): Promise<void>;
+  /** Receipts begun and not yet finished, by id. */
+  open: Map<string, Receipt>;
 };
 
-export function createReceiptPort(options: ReceiptPortOptions): ReceiptsForEvaluation {
-  /** A check's folder as receipts name it: workspace-relative, "." for the root. */
-  const checkCwd = (cwd: string) => normalizeRelativePath(relative(options.workspace, cwd) || ".");
-  const takeFingerprint = options.takeFingerprint ?? takeWorkspaceFingerprint;
-  const now = options.now ?? (() => new Date());
-  // One snapshot serves the whole evaluation, until a check that ran in place may have changed it.
-  let snapshot: Promise<FingerprintOutcome> | undefined;
-  const current = () => {
-    snapshot ??= takeFingerprint(options.workspace);
-    return snapshot;
+export function createReceiptPort(options: ReceiptPortOptions): ReceiptPort {
+  const evaluation = openEvaluation(options);
+  return {
+    reuse: (check, questId, cwd) => reuse(evaluation, check, questId, cwd),
+    begin: (check, questId, cwd) => begin(evaluation, check, questId, cwd),
+    finish: (handle, result, outcome) => finish(evaluation, handle, result, outcome),
+    recheck: (results) => recheck(evaluation, results),
   };
+}
+
+function openEvaluation(options: ReceiptPortOptions): Evaluation {
+  const takeFingerprint = options.takeFingerprint ?? takeWorkspaceFingerprint;
+  let snapshot: Promise<FingerprintOutcome> | undefined;
   let stored: Promise<Receipt[]> | undefined;
   const receipts = () => {
     stored ??= options.store.list().then((listed) => listed.receipts);
     return stored;
   };
-  const open = new Map<string, Receipt>();
-
-  const write = async (receipt: Receipt) => {
-    await options.store.write(receipt);
-    const list = await receipts();
-    const at = list.findIndex((existing) => existing.id === receipt.id);
-    if (at >= 0) list[at] = receipt;
-    else list.push(receipt);
+  return {
+    options,
+    takeFingerprint,
+    now: options.now ?? (() => new Date()),
+    snapshot: () => {
+      snapshot ??= takeFingerprint(options.workspace);
+      return snapshot;
+    },
+    forgetSnapshot: () => {
+      snapshot = undefined;
+    },
+    receipts,
+    write: async (receipt) => {
+      await options.store.write(receipt);
+      const list = await receipts();
+      const at = list.findIndex((existing) => existing.id === receipt.id);
+      if (at >= 0) list[at] = receipt;
+      else list.push(receipt);
+    },
+    open: new Map(),
   };
+}
 
-  const evidenceOf = (receipt: Receipt, reused: boolean): ReceiptEvidence => ({
+/** A check's folder as receipts name it: workspace-relative, "." for the root. */
+function checkCwd(evaluation: Evaluation, cwd: string): string {
+  return normalizeRelativePath(relative(evaluation.options.workspace, cwd) || ".");
+}
+
+function evidenceOf(receipt: Receipt, reused: boolean): ReceiptEvidence {
+  return {
     id: receipt.id,
     state: receipt.state,
     reused,
     ...(receipt.fingerprint ? { fingerprint: receipt.fingerprint.value } : {}),
     ...(receipt.note ? { note: receipt.note } : {}),
-  });
+  };
+}
 
+/** A fresh receipt of this exact check on this exact snapshot answers it again; nothing runs. */
+async function reuse(
+  evaluation: Evaluation,
+  check: CommandCheck,
+  questId: string,
+  cwd: string,
+): Promise<CheckResult | undefined> {
+  const snap = await evaluation.snapshot();
+  if (!snap.ok) return undefined;
+  const where = checkCwd(evaluation, cwd);
+  const identity = checkIdentity(check, where);
+  const newest = newestByIdentity(await evaluation.receipts()).get(supersedeKey(identity, where));
+  const fresh =
+    newest !== undefined &&
+    newest.quest === questId &&
+    (newest.state === "passed" || newest.state === "failed") &&
+    newest.termination === "exit" &&
+    newest.fingerprint?.value === snap.fingerprint.value &&
+    (check.isolation === "none" || newest.provenance.baseline === (evaluation.options.baseline ?? null)) &&
+    newest.result !== null;
+  if (!fresh || !newest.result || !isCommandEvidence(newest.result.evidence)) return undefined;
   return {
-    async reuse(check, questId, cwd) {
-      const snap = await current();
-      if (!snap.ok) return undefined;
-      const identity = checkIdentity(check, checkCwd(cwd));
-      const newest = newestByIdentity(await receipts()).get(supersedeKey(identity, checkCwd(cwd)));
-      const fresh =
-        newest !== undefined &&
-        newest.quest === questId &&
-        (newest.state === "passed" || newest.state === "failed") &&
-        newest.termination === "exit" &&
-        newest.fingerprint?.value === snap.fingerprint.value &&
-        (check.isolation === "none" || newest.provenance.baseline === (options.baseline ?? null)) &&
-        newest.result !== null;
-      if (!fresh || !newest.result) return undefined;
-      const evidence = newest.result.evidence as CheckResult["evidence"];
-      return {
-        id: check.id,
-        type: "command",
-        status: newest.result.status,
-        ...(check.describe !== undefined ? { describe: check.describe } : {}),
-        evidence: {
-          ...evidence,
-          // What the run found; `receipt.reused` says it was not run again (the report shows it).
-          summary: newest.result.summary,
-          ...(evidence.kind === "command" ? { receipt: evidenceOf(newest, true) } : {}),
-        } as CheckResult["evidence"],
-      };
+    id: check.id,
+    type: "command",
+    status: newest.result.status,
+    ...(check.describe !== undefined ? { describe: check.describe } : {}),
+    evidence: {
+      ...newest.result.evidence,
+      // What the run found; `receipt.reused` says it was not run again (the report shows it).
+      summary: newest.result.summary,
+      receipt: evidenceOf(newest, true),
     },
+  };
+}
 
-    async begin(check, questId, cwd): Promise<ReceiptHandle> {
-      const snap = await current();
-      const identity = checkIdentity(check, checkCwd(cwd));
-      const receipt: Receipt = {
-        schema: RECEIPT_SCHEMA,
-        id: randomUUID(),
-        quest: questId,
-        check: check.id,
-        attempt: await options.store.nextAttempt(identity),
-        checkIdentity: identity,
-        command: redactCommand(check.run),
-        cwd: checkCwd(cwd),
-        workspace: options.workspace,
-        startedAt: now().toISOString(),
-        endedAt: null,
-        exitCode: null,
-        termination: null,
-        provenance: {
-          isolation: check.isolation,
-          runDir: null,
-          baseline: check.isolation === "worktree" ? (options.baseline ?? null) : null,
-          head: null,
-          patchSha256: null,
-          host: options.host,
-          tool: options.tool ?? "pi-quests",
-        },
-        fingerprint: snap.ok ? snap.fingerprint : null,
-        note: snap.ok ? null : `no fingerprint: ${snap.reason}`,
-        state: "running",
-        result: null,
-      };
-      await write(receipt);
-      open.set(receipt.id, receipt);
-      return { id: receipt.id };
+/**
+ * What a receipt kept of a command result (finish writes it; the receipt's seal vouches for it),
+ * told apart from anything else a stored receipt could hold.
+ */
+function isCommandEvidence(stored: unknown): stored is Omit<CommandEvidence, "receipt"> {
+  return (
+    typeof stored === "object" &&
+    stored !== null &&
+    "kind" in stored &&
+    stored.kind === "command" &&
+    "summary" in stored &&
+    typeof stored.summary === "string"
+  );
+}
+
+/** Records that the check starts (state `running`), with the snapshot it will judge. */
+async function begin(
+  evaluation: Evaluation,
+  check: CommandCheck,
+  questId: string,
+  cwd: string,
+): Promise<ReceiptHandle> {
+  const { options } = evaluation;
+  const snap = await evaluation.snapshot();
+  const where = checkCwd(evaluation, cwd);
+  const identity = checkIdentity(check, where);
+  const receipt: Receipt = {
+    schema: RECEIPT_SCHEMA,
+    id: randomUUID(),
+    quest: questId,
+    check: check.id,
+    attempt: await options.store.nextAttempt(identity),
+    checkIdentity: identity,
+    command: redactCommand(check.run),
+    cwd: where,
+    workspace: options.workspace,
+    startedAt: evaluation.now().toISOString(),
+    endedAt: null,
+    exitCode: null,
+    termination: null,
+    provenance: {
+      isolation: check.isolation,
+      runDir: null,
+      baseline: check.isolation === "worktree" ? (options.baseline ?? null) : null,
+      head: null,
+      patchSha256: null,
+      host: options.host,
+      tool: options.tool ?? "pi-quests",
     },
+    fingerprint: snap.ok ? snap.fingerprint : null,
+    note: snap.ok ? null : `no fingerprint: ${snap.reason}`,
+    state: "running",
+    result: null,
+  };
+  await evaluation.write(receipt);
+  evaluation.open.set(receipt.id, receipt);
+  return { id: receipt.id };
+}
 
-    async finish(handle, result, outcome) {
-      const started = open.get(handle.id);
-      if (!started) return result;
-      open.delete(handle.id);
-      if (started.provenance.isolation === "none") snapshot = undefined;
-      const termination: Termination = outcome.ok
-        ? outcome.exitCode === null
-          ? "signal"
-          : "exit"
-        : outcome.kind;
-      const judged = judgedSnapshot(started, outcome);
-      const state = stateOf(result, outcome, judged.fingerprint !== null);
-      const { receipt: _ignored, ...evidence } = result.evidence as CheckResult["evidence"] & {
-        receipt?: unknown;
-      };
-      const receipt: Receipt = {
-        ...started,
-        ...judged,
-        endedAt: now().toISOString(),
-        exitCode: outcome.ok ? outcome.exitCode : null,
-        termination,
-        provenance: {
-          ...started.provenance,
-          runDir: outcome.verification?.runDir ?? null,
-          head: outcome.verification?.head ?? null,
-          patchSha256: outcome.verification?.patchSha256 ?? null,
-        },
-        state,
-        result: { status: result.status, summary: result.evidence.summary, evidence },
-      };
-      await write(receipt);
-      const withReceipt = {
-        ...result,
-        evidence: { ...result.evidence, receipt: evidenceOf(receipt, false) },
-      };
-      if (result.status === "pass" && receipt.fingerprint === null) {
-        return {
-          ...withReceipt,
-          status: "pending",
-          evidence: {
-            ...withReceipt.evidence,
-            summary: `${result.evidence.summary}; but ${receipt.note ?? "the workspace has no fingerprint"}, so this pass cannot count`,
-            pending: "no_fingerprint",
-          } as CheckResult["evidence"],
-        };
-      }
-      return withReceipt as CheckResult;
+/** Records how the run ended; returns the result with its receipt (pending when it cannot be green). */
+async function finish(
+  evaluation: Evaluation,
+  handle: ReceiptHandle,
+  result: CheckResult,
+  outcome: ScriptOutcome,
+): Promise<CheckResult> {
+  const started = evaluation.open.get(handle.id);
+  if (!started) return result;
+  evaluation.open.delete(handle.id);
+  if (started.provenance.isolation === "none") evaluation.forgetSnapshot();
+  const receipt = finishedReceipt(started, result, outcome, evaluation.now());
+  await evaluation.write(receipt);
+  return withReceipt(result, receipt);
+}
+
+function finishedReceipt(
+  started: Receipt,
+  result: CheckResult,
+  outcome: ScriptOutcome,
+  ended: Date,
+): Receipt {
+  const termination: Termination = outcome.ok
+    ? outcome.exitCode === null
+      ? "signal"
+      : "exit"
+    : outcome.kind;
+  const judged = judgedSnapshot(started, outcome);
+  const { evidence } = result;
+  return {
+    ...started,
+    ...judged,
+    endedAt: ended.toISOString(),
+    exitCode: outcome.ok ? outcome.exitCode : null,
+    termination,
+    provenance: {
+      ...started.provenance,
+      runDir: outcome.verification?.runDir ?? null,
+      head: outcome.verification?.head ?? null,
+      patchSha256: outcome.verification?.patchSha256 ?? null,
     },
+    state: stateOf(result, outcome, judged.fingerprint !== null),
+    result: {
+      status: result.status,
+      summary: evidence.summary,
+      evidence: evidence.kind === "command" ? withoutReceipt(evidence) : evidence,
+    },
+  };
+}
 
-    async recheck(questResult) {
-      const passing = questResult.checks.filter((c) => c.status === "pass" && c.evidence.kind === "command");
-      if (passing.length === 0) return questResult;
-      const now = await takeFingerprint(options.workspace);
-      const checks = questResult.checks.map((c): CheckResult => {
-        const receipt = c.evidence.kind === "command" ? c.evidence.receipt : undefined;
-        if (c.status !== "pass" || !receipt) return c;
-        if (now.ok && now.fingerprint.value === receipt.fingerprint) return c;
-        const why = now.ok
-          ? "the files changed after this check passed"
-          : `the files cannot be fingerprinted now (${now.reason})`;
-        return {
-          ...c,
-          status: "pending",
-          evidence: {
-            ...c.evidence,
-            summary: `${why}: receipt ${receipt.id} is stale; check again`,
-            receipt: { ...receipt, state: "stale" },
-            pending: "stale",
-          } as CheckResult["evidence"],
-        };
-      });
-      return { ...questResult, ...aggregate(checks), checks };
+function withoutReceipt(evidence: CommandEvidence): Omit<CommandEvidence, "receipt"> {
+  const { receipt: _receipt, ...rest } = evidence;
+  return rest;
+}
+
+/** The result the engine gets back: with its receipt; a pass on files without a fingerprint is pending. */
+function withReceipt(result: CheckResult, receipt: Receipt): CheckResult {
+  const { evidence } = result;
+  if (evidence.kind !== "command") return result;
+  const receipted = { ...evidence, receipt: evidenceOf(receipt, false) };
+  if (result.status !== "pass" || receipt.fingerprint !== null) return { ...result, evidence: receipted };
+  return {
+    ...result,
+    status: "pending",
+    evidence: {
+      ...receipted,
+      summary: `${evidence.summary}; but ${receipt.note ?? "the workspace has no fingerprint"}, so this pass cannot count`,
+      pending: "no_fingerprint",
+    },
+  };
+}
+
+/**
+ * Rechecks every passing command result against the files as they are now: a receipt whose
+ * fingerprint no longer matches is stale, and its check pending.
+ */
+async function recheck(evaluation: Evaluation, results: readonly CheckResult[]): Promise<CheckResult[]> {
+  const receipted = results.some((c) => c.status === "pass" && c.evidence.kind === "command");
+  if (!receipted) return [...results];
+  const now = await evaluation.takeFingerprint(evaluation.options.workspace);
+  return results.map((result) => staleIfChanged(result, now));
+}
+
+function staleIfChanged(result: CheckResult, now: FingerprintOutcome): CheckResult {
+  const { evidence } = result;
+  if (result.status !== "pass" || evidence.kind !== "command" || !evidence.receipt) return result;
+  const receipt = evidence.receipt;
+  if (now.ok && now.fingerprint.value === receipt.fingerprint) return result;
+  const why = now.ok
+    ? "the files changed after this check passed"
+    : `the files cannot be fingerprinted now (${now.reason})`;
+  return {
+    ...result,
+    status: "pending",
+    evidence: {
+      ...evidence,
+      summary: `${why}: receipt ${receipt.id} is stale; check again`,
+      receipt: { ...receipt, state: "stale" },
+      pending: "stale",
     },
   };
 }

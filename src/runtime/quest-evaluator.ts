@@ -6,18 +6,19 @@
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { IntegrityReporter } from "../core/integrity.ts";
-import type { Quest } from "../core/quest.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
-import type { QuestResult } from "../core/results.ts";
 import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createNodeProbes } from "../probes/index.ts";
-import { createReceiptPort, type ReceiptsForEvaluation } from "../receipts/port.ts";
+import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
+import { leavesReceipts, taskVerifierChecks } from "../verifier/checks/registry.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import type { IsolatedRunRequest, ScriptOutcome } from "../verifier/probes.ts";
+import type { Quest } from "../verifier/quest.ts";
+import type { QuestResult } from "../verifier/results.ts";
 import { oracleMissingMessage, oraclePin } from "./oracle-baseline.ts";
 
 export type QuestEvaluatorOptions = {
@@ -95,9 +96,7 @@ type IsolatedRun = (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
  */
 async function isolatedRun(options: QuestEvaluatorOptions): Promise<IsolatedRun | undefined> {
   const { quest } = options;
-  const commandChecks = quest.checks.flatMap((c) =>
-    c.type === "command" && c.isolation === "worktree" ? [c] : [],
-  );
+  const commandChecks = taskVerifierChecks(quest.checks);
   if (commandChecks.length === 0) return undefined;
   const oracle = oraclePin(options);
   if (!oracle.ok) return unavailable(oracle.message);
@@ -136,12 +135,12 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
   });
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
   // snapshot of that evaluation.
-  const opened = quest.checks.some((c) => c.type === "command")
+  const opened = quest.checks.some(leavesReceipts)
     ? await openReceipts(options.dataDir, options.workspace, options.onIntegrityAlert)
     : undefined;
   const oracle = options.oracleBaseline ?? options.baseline;
   return async (input) => {
-    const receipts: ReceiptsForEvaluation | undefined = opened
+    const receipts = opened
       ? createReceiptPort({
           store: opened.store,
           workspace: opened.realWorkspace,
@@ -151,7 +150,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
           tool: `pi-quests@${VERSION}`,
         })
       : undefined;
-    const evaluated = await evaluateQuest(quest, {
+    return evaluateQuest(quest, {
       probes,
       events: input.events,
       ...(input.sessionId ? { sessionId: input.sessionId } : {}),
@@ -166,6 +165,5 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
       ...(input.signal ? { signal: input.signal } : {}),
       ...(receipts ? { receipts } : {}),
     });
-    return receipts ? receipts.recheck(evaluated) : evaluated;
   };
 }

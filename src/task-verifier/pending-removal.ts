@@ -7,7 +7,7 @@
  */
 import { lstat, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { IsolationEvidence } from "../core/results.ts";
+import type { IsolationEvidence } from "../verifier/checks/command.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import { writeJson } from "./evidence.ts";
 

@@ -8,9 +8,9 @@
 import { constants, type Stats } from "node:fs";
 import { lstat, open, readlink, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { RunFingerprint } from "../core/results.ts";
 import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 import { fingerprintOfListing, gitBlobId, type ListedFile } from "../receipts/fingerprint.ts";
+import type { RunFingerprint } from "../verifier/checks/command.ts";
 
 export type BaselineListing = ReadonlyMap<string, ListedFile>;
 

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { IsolationEvidence } from "../core/results.ts";
+import type { IsolationEvidence } from "../verifier/checks/command.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { Candidate } from "./candidate.ts";
 import { type CheckPath, checkPath } from "./check-path.ts";

@@ -1,6 +1,7 @@
 /** What the isolated task verifier is given and what it answers with. */
-import type { CommandCheck } from "../core/checks.ts";
+
 import type { CheckScript } from "../probes/script-runner.ts";
+import type { CommandCheck } from "../verifier/checks/command.ts";
 import type { IsolatedRunRequest, ScriptOutcome } from "../verifier/probes.ts";
 import type { DependencyPin } from "./dependencies.ts";
 import type { LockOptions } from "./lock.ts";

@@ -1,5 +1,5 @@
 /** The outcome of a run the verifier refused or could not count, and how it names paths in it. */
-import type { IsolationEvidence } from "../core/results.ts";
+import type { IsolationEvidence } from "../verifier/checks/command.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 
 export function unavailable(message: string, verification?: IsolationEvidence): ScriptOutcome {

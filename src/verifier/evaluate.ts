@@ -1,19 +1,10 @@
-import type { Check } from "../core/checks.ts";
-import type { Quest } from "../core/quest.ts";
-import type { CheckResult, CheckStatus, QuestCounts, QuestResult } from "../core/results.ts";
-import { evaluateCommandCheck } from "./checks/command.ts";
-import { evaluateEventCheck } from "./checks/event.ts";
-import { evaluateFileExistsCheck } from "./checks/file-exists.ts";
-import { evaluateGitCheck } from "./checks/git.ts";
-import {
-  evaluateConfirmCheck,
-  evaluateMcpHandshakeCheck,
-  evaluateSkillValidCheck,
-} from "./checks/integrations.ts";
+import type { Check } from "./checks/registry.ts";
+import { evaluateByType } from "./checks/registry.ts";
 import { pending } from "./checks/result.ts";
-import { evaluateStructuredPathCheck } from "./checks/structured-path.ts";
 import type { EvaluationContext } from "./context.ts";
 import { type EventIndex, indexEvents } from "./event-index.ts";
+import type { Quest } from "./quest.ts";
+import type { CheckResult, CheckStatus, QuestCounts, QuestResult } from "./results.ts";
 
 /** Evaluates one check. Never throws: an unexpected error is a pending result that says so. */
 export async function evaluateCheck(
@@ -24,43 +15,13 @@ export async function evaluateCheck(
   if (ctx.signal?.aborted)
     return pending(check, "stopped", "the evaluation was stopped before this check ran");
   try {
-    return await dispatch(check, ctx, index ?? indexEvents(ctx.events));
+    return await evaluateByType(check.type, check, ctx, index ?? indexEvents(ctx.events));
   } catch (error) {
     return pending(
       check,
       "error",
       `the verifier could not evaluate this check: ${(error as Error).message ?? error}`,
     );
-  }
-}
-
-function dispatch(
-  check: Check,
-  ctx: EvaluationContext,
-  index: EventIndex,
-): CheckResult | Promise<CheckResult> {
-  switch (check.type) {
-    case "event":
-      return evaluateEventCheck(check, ctx, index);
-    case "file_exists":
-      return evaluateFileExistsCheck(check, ctx);
-    case "json_path":
-    case "yaml_path":
-      return evaluateStructuredPathCheck(check, ctx);
-    case "command":
-      return evaluateCommandCheck(check, ctx);
-    case "git":
-      return evaluateGitCheck(check, ctx);
-    case "mcp_handshake":
-      return evaluateMcpHandshakeCheck(check, ctx);
-    case "skill_valid":
-      return evaluateSkillValidCheck(check, ctx);
-    case "confirm":
-      return evaluateConfirmCheck(check, ctx);
-    default: {
-      const unknown: never = check;
-      throw new Error(`unknown check type ${(unknown as { type: string }).type}`);
-    }
   }
 }
 
@@ -76,13 +37,17 @@ export function aggregate(results: readonly CheckResult[]): { status: CheckStatu
   return { status, counts };
 }
 
-/** Evaluates every check of a quest, in order (checks may run processes: one at a time). */
+/**
+ * Evaluates every check of a quest, in order (checks may run processes: one at a time). The last
+ * step is the receipts' recheck: a pass whose receipt no longer matches the files is pending.
+ */
 export async function evaluateQuest(
   quest: Pick<Quest, "id" | "checks">,
   ctx: EvaluationContext,
 ): Promise<QuestResult> {
   const index = indexEvents(ctx.events);
-  const checks: CheckResult[] = [];
-  for (const check of quest.checks) checks.push(await evaluateCheck(check, ctx, index));
+  const evaluated: CheckResult[] = [];
+  for (const check of quest.checks) evaluated.push(await evaluateCheck(check, ctx, index));
+  const checks = ctx.receipts ? await ctx.receipts.recheck(evaluated) : evaluated;
   return { quest: quest.id, ...aggregate(checks), checks };
 }

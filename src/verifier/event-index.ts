@@ -1,5 +1,5 @@
-import type { EventMatch } from "../core/checks.ts";
 import type { VerifierEvent } from "../events/schema.ts";
+import type { EventMatch } from "./checks/event.ts";
 import { compileFieldPredicate, compileStringPredicate } from "./predicates.ts";
 
 /**

@@ -1,5 +1,4 @@
-import type { FieldPredicate } from "../core/checks.ts";
-import type { IntPredicate, StringPredicate } from "../core/predicates.ts";
+import type { FieldPredicate, IntPredicate, StringPredicate } from "../core/predicates.ts";
 import { compileQuestRegex } from "../core/quest-regex.ts";
 
 /** Turns a string predicate into a test, compiling its regex once (event checks run it per event). */

@@ -2,8 +2,9 @@
  * The one port through which the engine touches the world. The engine itself reads no file and
  * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
  */
-import type { ConfirmCheck, McpHandshakeCheck } from "../core/checks.ts";
-import type { Containment, IsolationEvidence, McpLaunch } from "../core/results.ts";
+import type { Containment, IsolationEvidence } from "./checks/command.ts";
+import type { ConfirmCheck } from "./checks/confirm.ts";
+import type { McpHandshakeCheck, McpLaunch } from "./checks/mcp-handshake.ts";
 
 export type { McpLaunch };
 

@@ -3,9 +3,9 @@
  * a check means; the port (src/receipts) decides whether a fresh receipt already answers it, and
  * records every run. Absent, checks simply run.
  */
-import type { CommandCheck } from "../core/checks.ts";
-import type { CheckResult } from "../core/results.ts";
+import type { CommandCheck } from "./checks/command.ts";
 import type { ScriptOutcome } from "./probes.ts";
+import type { CheckResult } from "./results.ts";
 
 export type ReceiptHandle = { readonly id: string };
 
@@ -16,4 +16,9 @@ export type ReceiptPort = {
   begin(check: CommandCheck, questId: string, cwd: string): Promise<ReceiptHandle>;
   /** Records how it ended; returns the result with its receipt (pending when it cannot be green). */
   finish(handle: ReceiptHandle, result: CheckResult, outcome: ScriptOutcome): Promise<CheckResult>;
+  /**
+   * The evaluation's last step: every passing command result, against the files as they are now.
+   * A receipt whose fingerprint no longer matches is stale, and its check pending.
+   */
+  recheck(results: readonly CheckResult[]): Promise<CheckResult[]>;
 };

@@ -2,9 +2,6 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
-import { formatQuestResult } from "../../src/core/report.ts";
-import type { QuestResult } from "../../src/core/results.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import { createEventLog, type EventLog } from "../../src/events/log-writer.ts";
 import {
@@ -32,6 +29,9 @@ import {
   type EvaluationInput,
   type QuestEvaluator,
 } from "../../src/runtime/quest-evaluator.ts";
+import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
+import { formatQuestResult } from "../../src/verifier/report.ts";
+import type { QuestResult } from "../../src/verifier/results.ts";
 import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
 import { sealedJson, testSealer } from "../support/seal.ts";
 import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { CheckResult } from "../../src/core/results.ts";
 import {
   type HudCheck,
   type HudState,
@@ -8,6 +7,7 @@ import {
   hudStatus,
   MARK,
 } from "../../src/extension/hud.ts";
+import type { CheckResult } from "../../src/verifier/results.ts";
 
 function active(checks: HudCheck[], fields: Partial<Extract<HudState, { kind: "active" }>> = {}): HudState {
   return {

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadQuestPack } from "../../src/core/loader.ts";
-import type { Quest } from "../../src/core/quest.ts";
 import { hashDefinition, pinQuest, unpinQuest } from "../../src/extension/pinned-quest.ts";
+import { loadQuestPack } from "../../src/verifier/loader.ts";
+import type { Quest } from "../../src/verifier/quest.ts";
 
 const PACK_DIR = join(import.meta.dirname, "../../quests");
 let pack: Quest[];

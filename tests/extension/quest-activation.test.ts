@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
-import { runsInTaskVerifier } from "../../src/extension/quest-activation.ts";
+import { questRunsInTaskVerifier } from "../../src/extension/quest-activation.ts";
+import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
 
 function quest(checks: unknown[]): Quest {
   const file = QuestFileSchema.parse({ version: 1, id: "q", title: "Q", goal: "g", checks });
@@ -13,13 +13,15 @@ function quest(checks: unknown[]): Quest {
 
 describe("which quests pin node_modules at activation", () => {
   it("a quest with a command check in the isolated task verifier", () => {
-    expect(runsInTaskVerifier(quest([{ type: "command", run: "npm test", isolation: "worktree" }]))).toBe(
-      true,
-    );
+    expect(
+      questRunsInTaskVerifier(quest([{ type: "command", run: "npm test", isolation: "worktree" }])),
+    ).toBe(true);
   });
 
   it("not a quest whose command checks run in the workspace, nor one without command checks", () => {
-    expect(runsInTaskVerifier(quest([{ type: "command", run: "npm test", isolation: "none" }]))).toBe(false);
-    expect(runsInTaskVerifier(quest([{ type: "event", match: { event: "input" } }]))).toBe(false);
+    expect(questRunsInTaskVerifier(quest([{ type: "command", run: "npm test", isolation: "none" }]))).toBe(
+      false,
+    );
+    expect(questRunsInTaskVerifier(quest([{ type: "event", match: { event: "input" } }]))).toBe(false);
   });
 });

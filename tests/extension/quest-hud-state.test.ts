@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
 import { emptyProgress, type Progress } from "../../src/extension/progress.ts";
 import { questHudState } from "../../src/extension/quest-hud-state.ts";
 import { createQuestSessionState } from "../../src/extension/quest-session-state.ts";
+import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
 
 function quest(id: string): Quest {
   const file = QuestFileSchema.parse({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Check, CheckSchema } from "../../src/core/checks.ts";
-import { confirmationPrompt, QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
+import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
+import { type Check, CheckSchema, confirmationPrompt } from "../../src/verifier/checks/registry.ts";
 
 describe("the /quest subcommand table", () => {
   it("names each subcommand once, in lower case, each with a help line", () => {

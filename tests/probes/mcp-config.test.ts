@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type McpHandshakeCheck, McpHandshakeCheckSchema } from "../../src/core/checks.ts";
 import { type McpConfigContext, type McpResolution, resolveMcpServer } from "../../src/probes/mcp-config.ts";
+import { type McpHandshakeCheck, McpHandshakeCheckSchema } from "../../src/verifier/checks/mcp-handshake.ts";
 
 let base: string;
 let context: McpConfigContext;

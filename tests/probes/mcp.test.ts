@@ -5,9 +5,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type McpHandshakeCheck, McpHandshakeCheckSchema } from "../../src/core/checks.ts";
 import { createMcpProbe } from "../../src/probes/mcp.ts";
 import { processAlive as running } from "../../src/probes/os/process-group.ts";
+import { type McpHandshakeCheck, McpHandshakeCheckSchema } from "../../src/verifier/checks/mcp-handshake.ts";
 import type { McpOutcome } from "../../src/verifier/probes.ts";
 
 const FIXTURES = resolve(import.meta.dirname, "../../fixtures/mcp");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CommandCheck, CommandCheckSchema } from "../../src/core/checks.ts";
 import { checkIdentity, isSecretName, redactCommand } from "../../src/receipts/identity.ts";
+import { type CommandCheck, CommandCheckSchema } from "../../src/verifier/checks/command.ts";
 
 // Token-shaped fixtures are assembled here so no scanner mistakes this file for a leak.
 const GITHUB = `ghp_${"A1b2C3d4E5f6".repeat(3)}`;

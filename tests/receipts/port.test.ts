@@ -5,8 +5,6 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { formatQuestResult } from "../../src/core/report.ts";
-import type { QuestResult } from "../../src/core/results.ts";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import { reassess } from "../../src/receipts/assess.ts";
 import type { FingerprintOutcome } from "../../src/receipts/fingerprint.ts";
@@ -14,6 +12,8 @@ import { createReceiptPort } from "../../src/receipts/port.ts";
 import { currentHost, openReceiptStore, type ReceiptStore } from "../../src/receipts/store.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptRequest } from "../../src/verifier/probes.ts";
+import { formatQuestResult } from "../../src/verifier/report.ts";
+import type { QuestResult } from "../../src/verifier/results.ts";
 import { check } from "../support/checks.ts";
 import { fakeProbes } from "../support/fake-probes.ts";
 import { testSealer } from "../support/seal.ts";
@@ -46,7 +46,8 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
       host: currentHost(),
       ...(options.takeFingerprint ? { takeFingerprint: options.takeFingerprint } : {}),
     });
-    const result = await evaluateQuest(
+    // The receipts' recheck is the evaluation's last step.
+    return evaluateQuest(
       { id: "q", checks },
       {
         probes,
@@ -57,7 +58,6 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
         ...(options.signal ? { signal: options.signal } : {}),
       },
     );
-    return receipts.recheck(result);
   };
   return { workspace, store, ran, evaluate };
 }

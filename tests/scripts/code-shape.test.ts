@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { functionSpans, lineCount, sourceFiles, typeBranches } from "../../scripts/code-shape.ts";
-import { CHECK_TYPES } from "../../src/core/checks.ts";
+import { CHECK_TYPES } from "../../src/verifier/checks/registry.ts";
 
 const repo = join(import.meta.dirname, "../..");
 const sources = sourceFiles(repo);

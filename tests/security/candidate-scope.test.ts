@@ -13,7 +13,7 @@ import { readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeProbes } from "../../src/probes/index.ts";
-import { evaluateQuest } from "../../src/verifier/index.ts";
+import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
 import { check } from "../support/checks.ts";
 import {

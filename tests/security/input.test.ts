@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_QUEST_FILE_BYTES } from "../../src/core/loader.ts";
+import { MAX_QUEST_FILE_BYTES } from "../../src/verifier/loader.ts";
 import { type CliRun, runCli } from "../support/cli.ts";
 import { processesMentioning, snapshot } from "../support/task-verifier.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";

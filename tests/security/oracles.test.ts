@@ -8,14 +8,15 @@
 import { readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
-import type { QuestResult } from "../../src/core/results.ts";
+
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { agentEndEvent, inputEvent, QUEST_ACTIVATED_EVENT } from "../../src/events/names.ts";
 import type { QuestController } from "../../src/extension/controller.ts";
 import type { Progress } from "../../src/extension/progress.ts";
 import { openQuestSession } from "../../src/extension/session.ts";
 import { createQuestEvaluator } from "../../src/runtime/quest-evaluator.ts";
+import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
+import type { QuestResult } from "../../src/verifier/results.ts";
 import { runCli } from "../support/cli.ts";
 import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
 import { dataDirOutside, expectCleanAfter, makeRepo, NPM_CLI, snapshot } from "../support/task-verifier.ts";

@@ -17,9 +17,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Quest, QuestFileSchema } from "../../src/core/quest.ts";
 import { openRecordSealer } from "../../src/core/record-sealers.ts";
-import type { CheckResult, QuestResult } from "../../src/core/results.ts";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { fullFingerprint } from "../../src/receipts/fingerprint.ts";
 import { openReceiptStore } from "../../src/receipts/store.ts";
@@ -27,6 +25,8 @@ import { createQuestEvaluator, type QuestEvaluator } from "../../src/runtime/que
 import { type DependencyPin, pinDependencies } from "../../src/task-verifier/index.ts";
 import { acquireWorkspaceLock } from "../../src/task-verifier/lock.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
+import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
+import type { CheckResult, QuestResult } from "../../src/verifier/results.ts";
 import { ADD_TEST, BUGGY_ADD, FIXED_ADD } from "../support/add-project.ts";
 import {
   dataDirOutside,

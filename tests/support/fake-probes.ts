@@ -1,5 +1,5 @@
-import type { ConfirmCheck } from "../../src/core/checks.ts";
 import type { VerifierEvent } from "../../src/events/schema.ts";
+import type { ConfirmCheck } from "../../src/verifier/checks/confirm.ts";
 import type { EvaluationContext } from "../../src/verifier/context.ts";
 import type {
   GitProbe,

@@ -20,9 +20,9 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CommandCheck } from "../../src/core/checks.ts";
 import { createNodeProbes } from "../../src/probes/index.ts";
 import { createTaskVerifier, type PinnedCheck } from "../../src/task-verifier/index.ts";
+import type { CommandCheck } from "../../src/verifier/checks/command.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
 import {

@@ -1,10 +1,96 @@
-import type { CommandCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
+/**
+ * `command`: runs a script and judges its exit code and output, in the isolated task verifier
+ * (`isolation: worktree`, the default) or in place. A fresh receipt answers it without a run.
+ */
+import { z } from "zod";
+import { checkBaseFields, EditableSchema } from "../../core/check-fields.ts";
+import { IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate, matchesStringPredicate } from "../predicates.ts";
 import type { ScriptOutcome } from "../probes.ts";
+import type { CheckResult, PendingKind } from "../results.ts";
+import { commandWording } from "./command-wording.ts";
+import { type CheckOf, defineCheckType } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
+
+export const CommandCheckSchema = z.strictObject({
+  ...checkBaseFields,
+  type: z.literal("command"),
+  run: z.string().min(1, "run must not be empty"),
+  cwd: z.string().min(1).optional(),
+  timeout_ms: z.int().positive().max(3_600_000).default(60_000),
+  exit_code: IntPredicateSchema.default(0),
+  stdout: StringPredicateSchema.optional(),
+  stderr: StringPredicateSchema.optional(),
+  oracle_paths: z.array(z.string().min(1)).default([]),
+  isolation: z.enum(["worktree", "none"]).default("worktree"),
+  /** Version 2: the paths this check lets the candidate change; wins over the quest's list. */
+  editable: EditableSchema.optional(),
+});
+export type CommandCheck = CheckOf<typeof CommandCheckSchema>;
+
+/**
+ * What made sure a check's processes did not outlive it: its own PID namespace, or (where
+ * namespaces are not available) its process group, which a process that leaves it escapes.
+ */
+export type Containment = "pid-namespace" | "process-group";
+
+/** Where an isolated run happened and what it ran on (the task verifier's provenance). */
+export type IsolationEvidence = {
+  runDir: string;
+  baseline: string;
+  head: string;
+  patchSha256: string;
+  patchBytes: number;
+  restored: string[];
+  manifestsMerged: string[];
+  removedConfigs: string[];
+  /** With `editable`: the changed paths outside it, whose changes were not applied. */
+  leftOut?: string[];
+  cleanup: { ok: true } | { ok: false; message: string; keptWorktree: string };
+  /**
+   * The receipts' fingerprint of the files this run used (baseline plus patch, before anything
+   * was restored): the receipt records this one. Absent when the run stopped before the patch.
+   */
+  fingerprint?: RunFingerprint;
+  /** Changed paths in generated folders (dist/, build/...) that the candidate left out. */
+  generatedLeftOut?: string[];
+};
+
+export type RunFingerprint =
+  | { ok: true; algorithm: "git-blob-sha1+sha256"; value: string; entries: number; bytes: number }
+  | { ok: false; reason: string };
+
+/** The receipt a command check's result rests on (docs/quest-format.md, "Receipts"). */
+export type ReceiptEvidence = {
+  id: string;
+  state: "not_run" | "running" | "passed" | "failed" | "cancelled" | "skipped" | "stale";
+  /** True when a fresh receipt answered the check and nothing ran. */
+  reused: boolean;
+  /** The workspace fingerprint the receipt judged, when there is one. */
+  fingerprint?: string;
+  note?: string;
+};
+
+export type CommandEvidence = {
+  kind: "command";
+  summary: string;
+  script: string;
+  cwd: string;
+  isolation: "worktree" | "none";
+  /** How the run's processes were kept from outliving it (absent when nothing ran). */
+  containment?: Containment;
+  exitCode?: number;
+  signal?: string;
+  output?: string;
+  outputTruncated?: boolean;
+  failed?: string[];
+  verification?: IsolationEvidence;
+  receipt?: ReceiptEvidence;
+  /** Set on a result answered by a receipt, or made pending by one. */
+  pending?: PendingKind;
+};
 
 /** How much of a run's output the evidence keeps (the tail, which is what an author reads). */
 export const EVIDENCE_OUTPUT_BYTES = 64 * 1024;
@@ -29,10 +115,7 @@ function withLeftOut(summary: string, leftOut: readonly string[] | undefined): s
  * A command check: answered by a fresh receipt when there is one, else run (in the isolated
  * verifier, or in place) and judged, and the run recorded as a receipt.
  */
-export async function evaluateCommandCheck(
-  check: CommandCheck,
-  ctx: EvaluationContext,
-): Promise<CheckResult> {
+async function evaluateCommandCheck(check: CommandCheck, ctx: EvaluationContext): Promise<CheckResult> {
   const where = resolveQuestPath(check.cwd ?? ".", ctx.paths);
   if (!where.ok) return pathProblem(check, where.written, where.reason);
   if (check.isolation === "worktree" && !ctx.probes.runIsolated) {
@@ -123,3 +206,15 @@ async function runAndJudge(
   });
   return { result: judged, outcome };
 }
+
+export const commandCheck = defineCheckType({
+  type: "command",
+  schema: CommandCheckSchema,
+  evaluate: evaluateCommandCheck,
+  needs: { taskVerifier: (check) => check.isolation === "worktree", receipts: true },
+  version2FieldsUsed: (check) => (check.editable !== undefined ? ["editable"] : []),
+  // A command check's own editable wins; otherwise the quest's applies to it.
+  withQuestDefaults: (check, quest) =>
+    check.editable === undefined && quest.editable ? { ...check, editable: [...quest.editable] } : check,
+  ...commandWording,
+});

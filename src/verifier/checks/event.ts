@@ -1,10 +1,54 @@
-import type { EventCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
+/**
+ * `event`: passes when the recorded events hold a match (after a boundary, in one session, a
+ * number of times). docs/quest-format.md, "`event`".
+ */
+import { z } from "zod";
+import { checkBaseFields } from "../../core/check-fields.ts";
+import { FieldPredicateSchema, IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
 import { QUEST_COMPLETED_EVENT } from "../../events/names.ts";
 import type { EvaluationContext } from "../context.ts";
 import { compileEventMatch, type EventIndex } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
+import type { CheckResult } from "../results.ts";
+import { type CheckOf, defineCheckType } from "./define.ts";
+import { eventWording } from "./event-wording.ts";
 import { pending, result } from "./result.ts";
+
+export const EventMatchSchema = z.strictObject({
+  event: z.string().min(1),
+  tool: StringPredicateSchema.optional(),
+  outcome: z.enum(["success", "error"]).optional(),
+  min_assistant_turns: z.int().min(0).optional(),
+  fields: z.record(z.string().min(1), FieldPredicateSchema).optional(),
+});
+export type EventMatch = z.infer<typeof EventMatchSchema>;
+
+/** `after: quest-id` is `{ref: quest-id, event: "quest_completed"}`. */
+export const EventAfterSchema = z.union([
+  z.string().min(1),
+  z.strictObject({ ref: z.string().min(1), event: z.string().min(1) }),
+]);
+export type EventAfter = z.infer<typeof EventAfterSchema>;
+
+export const EventCheckSchema = z.strictObject({
+  ...checkBaseFields,
+  type: z.literal("event"),
+  match: EventMatchSchema,
+  after: EventAfterSchema.optional(),
+  same_session: z.boolean().default(false),
+  count: IntPredicateSchema.optional(),
+});
+export type EventCheck = CheckOf<typeof EventCheckSchema>;
+
+export type EventEvidence = {
+  kind: "event";
+  summary: string;
+  matched: number;
+  scanned: number;
+  boundarySeq?: number;
+  firstMatchSeq?: number;
+  sessionId?: string;
+};
 
 /** The seq after which events count, or why there is none yet. */
 function resolveBoundary(
@@ -25,11 +69,7 @@ function resolveBoundary(
   return { ok: false, reason: `no ${event} event for "${ref}" has been recorded yet` };
 }
 
-export function evaluateEventCheck(
-  check: EventCheck,
-  ctx: EvaluationContext,
-  index: EventIndex,
-): CheckResult {
+function evaluateEventCheck(check: EventCheck, ctx: EvaluationContext, index: EventIndex): CheckResult {
   const boundary = resolveBoundary(check, ctx, index);
   if (!boundary.ok) return pending(check, "not_reached", boundary.reason);
 
@@ -72,3 +112,11 @@ export function evaluateEventCheck(
     ...(sessionId !== undefined ? { sessionId } : {}),
   });
 }
+
+export const eventCheck = defineCheckType({
+  type: "event",
+  schema: EventCheckSchema,
+  evaluate: evaluateEventCheck,
+  needs: {},
+  ...eventWording,
+});

@@ -1,13 +1,28 @@
-import type { FileExistsCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
+/** `file_exists`: passes when a path exists, as a file, a folder or either. */
+import { z } from "zod";
+import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
+import type { CheckResult } from "../results.ts";
+import { type CheckOf, defineCheckType } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
-export async function evaluateFileExistsCheck(
-  check: FileExistsCheck,
-  ctx: EvaluationContext,
-): Promise<CheckResult> {
+export const FileExistsCheckSchema = z.strictObject({
+  ...checkBaseFields,
+  type: z.literal("file_exists"),
+  path: PathSchema,
+  kind: z.enum(["file", "dir", "any"]).default("file"),
+});
+export type FileExistsCheck = CheckOf<typeof FileExistsCheckSchema>;
+
+export type FileEvidence = {
+  kind: "file";
+  summary: string;
+  path: string;
+  found: "file" | "dir" | "other" | "none";
+};
+
+async function evaluateFileExistsCheck(check: FileExistsCheck, ctx: EvaluationContext): Promise<CheckResult> {
   const resolved = resolveQuestPath(check.path, ctx.paths);
   if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
   const probe = await ctx.probes.fileExists(resolved.path);
@@ -41,3 +56,10 @@ export async function evaluateFileExistsCheck(
     }
   }
 }
+
+export const fileExistsCheck = defineCheckType({
+  type: "file_exists",
+  schema: FileExistsCheckSchema,
+  evaluate: evaluateFileExistsCheck,
+  needs: {},
+});

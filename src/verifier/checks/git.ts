@@ -1,12 +1,47 @@
-import type { GitCheck } from "../../core/checks.ts";
-import type { CheckResult } from "../../core/results.ts";
+/** `git`: one assertion about the workspace's repository, against the pinned baseline commit. */
+import { z } from "zod";
+import { checkBaseFields } from "../../core/check-fields.ts";
+import { IntPredicateSchema } from "../../core/predicates.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
 import type { GitAnswer } from "../probes.ts";
+import type { CheckResult } from "../results.ts";
+import { type CheckOf, defineCheckType } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
-export async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promise<CheckResult> {
+const gitBase = { ...checkBaseFields, type: z.literal("git") };
+export const GitCheckSchema = z.discriminatedUnion(
+  "assert",
+  [
+    z.strictObject({ ...gitBase, assert: z.literal("commit_count"), count: IntPredicateSchema }),
+    z.strictObject({ ...gitBase, assert: z.literal("clean_tree") }),
+    z.strictObject({ ...gitBase, assert: z.literal("dirty") }),
+    z.strictObject({ ...gitBase, assert: z.literal("branch_exists"), branch: z.string().min(1) }),
+    z.strictObject({
+      ...gitBase,
+      assert: z.literal("diff_contains"),
+      text: z.string().min(1),
+      path: z.string().min(1).optional(),
+    }),
+    z.strictObject({ ...gitBase, assert: z.literal("file_restored"), path: z.string().min(1) }),
+  ],
+  {
+    error:
+      "assert must be one of: commit_count, clean_tree, dirty, branch_exists, diff_contains, file_restored",
+  },
+);
+export type GitCheck = CheckOf<typeof GitCheckSchema>;
+
+export type GitEvidence = {
+  kind: "git";
+  summary: string;
+  assert: string;
+  baseline: string;
+  detail?: Record<string, unknown>;
+};
+
+async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promise<CheckResult> {
   const baseline = ctx.baseline;
   if (baseline === undefined) {
     return pending(check, "unavailable", "no baseline commit is pinned (is the workspace a git repository?)");
@@ -79,3 +114,10 @@ export async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext):
     }
   }
 }
+
+export const gitCheck = defineCheckType({
+  type: "git",
+  schema: GitCheckSchema,
+  evaluate: evaluateGitCheck,
+  needs: {},
+});

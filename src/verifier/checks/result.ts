@@ -1,5 +1,5 @@
-import type { Check } from "../../core/checks.ts";
-import type { CheckResult, CheckStatus, Evidence, PendingKind } from "../../core/results.ts";
+import type { CheckResult, CheckStatus, PendingKind } from "../results.ts";
+import type { Check, Evidence } from "./registry.ts";
 
 export function result(check: Check, status: CheckStatus, evidence: Evidence): CheckResult {
   return {

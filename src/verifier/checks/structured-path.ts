@@ -1,13 +1,61 @@
+/**
+ * What `json_path` and `yaml_path` share: the schema, the parsers (JSON, and YAML refusing alias
+ * bombs), JSONPath reading and the evaluation. Each type is its own module (json-path.ts,
+ * yaml-path.ts) built on this one.
+ */
 import { isDeepStrictEqual } from "node:util";
 import { JSONPath } from "jsonpath-plus";
 import { parseDocument } from "yaml";
-import type { StructuredPathCheck } from "../../core/checks.ts";
-import { compileQuestRegex } from "../../core/quest-regex.ts";
-import type { CheckResult } from "../../core/results.ts";
+import { z } from "zod";
+import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
+import { compileQuestRegex, regexProblem } from "../../core/quest-regex.ts";
 import { documentValue } from "../../core/yaml-source.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
+import type { CheckResult } from "../results.ts";
+import type { CheckOf } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
+
+export const ASSERTIONS = ["exists", "missing", "non_empty", "equals", "contains", "matches"] as const;
+export type Assertion = (typeof ASSERTIONS)[number];
+
+/** The schema of a `json_path` or `yaml_path` check: the file, a JSONPath, and one assertion. */
+export function structuredPathSchema<T extends "json_path" | "yaml_path">(type: T) {
+  return z
+    .strictObject({
+      ...checkBaseFields,
+      type: z.literal(type),
+      file: PathSchema,
+      path: z.string().startsWith("$", "a JSONPath starts with $"),
+      assert: z.enum(ASSERTIONS),
+      value: z.unknown().optional(),
+    })
+    .superRefine((check, ctx) => {
+      const needsValue =
+        check.assert === "equals" || check.assert === "contains" || check.assert === "matches";
+      if (needsValue && check.value === undefined) {
+        ctx.addIssue({ code: "custom", path: ["assert"], message: `assert: ${check.assert} needs a value` });
+      }
+      if (!needsValue && check.value !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["value"], message: `assert: ${check.assert} takes no value` });
+      }
+      if (check.assert === "matches") {
+        const problem =
+          typeof check.value === "string" ? regexProblem(check.value) : "value must be a string";
+        if (problem) ctx.addIssue({ code: "custom", path: ["value"], message: `invalid regex: ${problem}` });
+      }
+    });
+}
+export type StructuredPathCheck = CheckOf<ReturnType<typeof structuredPathSchema<"json_path" | "yaml_path">>>;
+
+export type StructuredPathEvidence = {
+  kind: "structured_path";
+  summary: string;
+  file: string;
+  path: string;
+  matched: unknown[];
+  parseError?: { message: string; line?: number; column?: number };
+};
 
 /** The read bound of the contract: a larger file is pending, not read. */
 export const MAX_READ_BYTES = 4 * 1024 * 1024;

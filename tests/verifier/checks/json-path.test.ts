@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { readJsonPath } from "../../src/verifier/checks/structured-path.ts";
-import { evaluateCheck } from "../../src/verifier/evaluate.ts";
-import { check } from "../support/checks.ts";
-import { context, WORKSPACE } from "../support/fake-probes.ts";
+import { readJsonPath } from "../../../src/verifier/checks/structured-path.ts";
+import { evaluateCheck } from "../../../src/verifier/evaluate.ts";
+import { check } from "../../support/checks.ts";
+import { context, WORKSPACE } from "../../support/fake-probes.ts";
 
 const doc = {
   name: "demo",
@@ -41,7 +41,7 @@ describe("JSONPath (jsonpath-plus)", () => {
 const jsonFile = (assertion: Record<string, unknown>) =>
   check({ type: "json_path", file: "package.json", path: "$.scripts.test", ...assertion });
 
-describe("json_path and yaml_path checks", () => {
+describe("json_path checks", () => {
   const files = { [`${WORKSPACE}/package.json`]: JSON.stringify(doc, null, 2) };
   const ctx = context({}, files);
 
@@ -104,22 +104,6 @@ describe("json_path and yaml_path checks", () => {
     const result = await evaluateCheck(jsonFile({ assert: "exists" }), broken);
     expect(result.status).toBe("fail");
     expect(result.evidence).toMatchObject({ kind: "structured_path", parseError: { line: 3 } });
-  });
-
-  it("reads YAML with the yaml library, and reports its parse errors with a line", async () => {
-    const yamlCtx = context({}, { [`${WORKSPACE}/c.yaml`]: "server:\n  port: 8080\n  hosts: [a, b]\n" });
-    const port = check({
-      type: "yaml_path",
-      file: "c.yaml",
-      path: "$.server.port",
-      assert: "equals",
-      value: 8080,
-    });
-    expect((await evaluateCheck(port, yamlCtx)).status).toBe("pass");
-    const brokenYaml = context({}, { [`${WORKSPACE}/c.yaml`]: "server:\n  port: [8080\n" });
-    const result = await evaluateCheck(port, brokenYaml);
-    expect(result.status).toBe("fail");
-    expect(result.evidence).toMatchObject({ parseError: { line: expect.any(Number) } });
   });
 
   it("a missing file fails; a binary file fails; an oversized file is pending and not read", async () => {

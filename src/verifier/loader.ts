@@ -2,10 +2,11 @@ import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { z } from "zod";
-import { type Diagnostic, describeFsError, type Loaded } from "./diagnostics.ts";
-import { describeValue } from "./predicates.ts";
-import { type Quest, QuestFileSchema } from "./quest.ts";
-import { documentValue, parseYamlSource, type YamlSource } from "./yaml-source.ts";
+import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
+import { describeValue } from "../core/predicates.ts";
+import { documentValue, parseYamlSource, type YamlSource } from "../core/yaml-source.ts";
+import { withQuestDefaults } from "./checks/registry.ts";
+import { defaultCheckId, type Quest, QuestFileSchema } from "./quest.ts";
 
 /** A quest file larger than this is refused before parsing. */
 export const MAX_QUEST_FILE_BYTES = 1024 * 1024;
@@ -86,14 +87,9 @@ async function readQuestFile(
 
   const diagnostics: Diagnostic[] = [];
   const questEditable = result.data.editable;
-  const checks = result.data.checks.map((check, index) => ({
-    ...check,
-    id: check.id ?? `check-${index + 1}`,
-    // A command check's own editable wins; otherwise the quest's applies to it.
-    ...(check.type === "command" && check.editable === undefined && questEditable
-      ? { editable: [...questEditable] }
-      : {}),
-  }));
+  const checks = result.data.checks.map((check, index) =>
+    withQuestDefaults({ ...check, id: check.id ?? defaultCheckId(index) }, { editable: questEditable }),
+  );
   const seen = new Map<string, number>();
   checks.forEach((check, index) => {
     const first = seen.get(check.id);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/core/diagnostics.ts";
-import { loadQuestFile } from "../../src/core/loader.ts";
+import { loadQuestFile } from "../../src/verifier/loader.ts";
 
 let dir: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/core/diagnostics.ts";
-import { loadQuestFile, loadQuests } from "../../src/core/loader.ts";
+import { loadQuestFile, loadQuests } from "../../src/verifier/loader.ts";
 
 let dir: string;
 beforeEach(async () => {

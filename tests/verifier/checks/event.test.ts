@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { evaluateCheck } from "../../src/verifier/evaluate.ts";
-import { check } from "../support/checks.ts";
-import { context, events } from "../support/fake-probes.ts";
+import { evaluateCheck } from "../../../src/verifier/evaluate.ts";
+import { check } from "../../support/checks.ts";
+import { context, events } from "../../support/fake-probes.ts";
 
 const wroteFile = check({
   type: "event",

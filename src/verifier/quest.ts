@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type Check, CheckSchema, EditableSchema } from "./checks.ts";
+import { EditableSchema } from "../core/check-fields.ts";
+import { type Check, CheckSchema, version2FieldsUsed } from "./checks/registry.ts";
 
 export const QUEST_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -38,15 +39,20 @@ export const QuestFileSchema = z
         });
     }
     quest.checks.forEach((check, index) => {
-      if (check.type === "command" && check.editable !== undefined)
+      for (const field of version2FieldsUsed(check))
         ctx.addIssue({
           code: "custom",
-          path: ["checks", index, "editable"],
-          message: "a command check's editable is a version 2 field; say version: 2 to use it",
+          path: ["checks", index, field],
+          message: `a ${check.type} check's ${field} is a version 2 field; say version: 2 to use it`,
         });
     });
   });
 export type QuestFile = z.infer<typeof QuestFileSchema>;
+
+/** The id of a check that names none: its place in the quest, from 1 (`check-1`, `check-2`...). */
+export function defaultCheckId(index: number): string {
+  return `check-${index + 1}`;
+}
 
 /**
  * A loaded quest: every check has its id, and we know where it came from. A command check

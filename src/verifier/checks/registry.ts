@@ -1,0 +1,148 @@
+/**
+ * The check types, one line each, in the order docs/quest-format.md lists them, and everything
+ * built from that list: the type names, the schema of a check, the check and evidence types, and
+ * the lookups the engine and the runtime call instead of switching on a type's name.
+ */
+import { z } from "zod";
+import type { EvaluationContext } from "../context.ts";
+import type { EventIndex } from "../event-index.ts";
+import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
+import { type CommandCheck, type CommandEvidence, commandCheck } from "./command.ts";
+import { type ConfirmEvidence, confirmCheck } from "./confirm.ts";
+import type { CheckBehaviour, QuestDefaults } from "./define.ts";
+import { type EventEvidence, eventCheck } from "./event.ts";
+import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
+import { type GitEvidence, gitCheck } from "./git.ts";
+import { jsonPathCheck } from "./json-path.ts";
+import { type McpEvidence, mcpHandshakeCheck } from "./mcp-handshake.ts";
+import { type SkillEvidence, skillValidCheck } from "./skill-valid.ts";
+import type { StructuredPathEvidence } from "./structured-path.ts";
+import { yamlPathCheck } from "./yaml-path.ts";
+
+/** Keys each module by its own `type`: a module filed under another type's name does not compile. */
+function byType<const M extends { readonly [K in keyof M]: { readonly type: K } }>(modules: M): M {
+  return modules;
+}
+
+const CHECK_TYPE_MODULES = byType({
+  event: eventCheck,
+  file_exists: fileExistsCheck,
+  json_path: jsonPathCheck,
+  yaml_path: yamlPathCheck,
+  command: commandCheck,
+  git: gitCheck,
+  mcp_handshake: mcpHandshakeCheck,
+  skill_valid: skillValidCheck,
+  confirm: confirmCheck,
+});
+type Modules = typeof CHECK_TYPE_MODULES;
+
+export type CheckType = keyof Modules;
+
+/** The closed set of check types, in the order the contract lists them. */
+export const CHECK_TYPES: readonly CheckType[] = Object.values(CHECK_TYPE_MODULES).map(
+  (module) => module.type,
+);
+
+const [firstSchema, ...otherSchemas] = Object.values(CHECK_TYPE_MODULES).map((module) => module.schema);
+if (firstSchema === undefined) throw new Error("the registry lists no check type");
+
+export const CheckSchema = z.discriminatedUnion("type", [firstSchema, ...otherSchemas], {
+  error: `type must be one of: ${CHECK_TYPES.join(", ")}`,
+});
+
+/** A parsed check, defaults applied, before it gets its id. */
+export type ParsedCheck = z.infer<typeof CheckSchema>;
+
+/** A check of each type as its schema parsed it, and as the engine sees it (with its id). */
+type ParsedByType = { [K in CheckType]: z.output<Modules[K]["schema"]> };
+type CheckByType = { [K in CheckType]: ParsedByType[K] & { id: string } };
+/** A check as the engine sees it: every check has an id. */
+export type Check = CheckByType[CheckType];
+/** The check of one type, e.g. `CheckOfType<"command">`. */
+export type CheckOfType<K extends CheckType> = CheckByType[K];
+
+/** What each check type says it saw, plus the two kinds any check may answer with. */
+export type Evidence =
+  | EventEvidence
+  | FileEvidence
+  | StructuredPathEvidence
+  | CommandEvidence
+  | GitEvidence
+  | McpEvidence
+  | SkillEvidence
+  | ConfirmEvidence
+  | PathEvidence
+  | PendingEvidence;
+
+/** Each type's behaviour, for a check of that type: what lets a call on any check go without a cast. */
+type Behaviours = { readonly [K in CheckType]: CheckBehaviour<ParsedByType[K]> };
+const BEHAVIOURS: Behaviours = CHECK_TYPE_MODULES;
+
+/** The module of one check type. */
+export function checkTypeOf<K extends CheckType>(type: K): Modules[K] {
+  return CHECK_TYPE_MODULES[type];
+}
+
+// The functions below take the type apart from the check so that TypeScript pairs them: called
+// with any check, `type` is its type, and the module's function accepts exactly that check.
+
+/** Evaluates a check with its type's module (evaluate.ts catches what it throws). */
+export function evaluateByType<K extends CheckType>(
+  type: K,
+  check: CheckByType[K],
+  ctx: EvaluationContext,
+  index: EventIndex,
+): CheckResult | Promise<CheckResult> {
+  return BEHAVIOURS[type].evaluate(check, ctx, index);
+}
+
+/** Whether this check runs in the isolated task verifier (a command check with `isolation: worktree`). */
+export function runsInTaskVerifier(check: Check): boolean {
+  return taskVerifierNeeded(check.type, check);
+}
+
+function taskVerifierNeeded<K extends CheckType>(type: K, check: CheckByType[K]): boolean {
+  return BEHAVIOURS[type].needs.taskVerifier?.(check) ?? false;
+}
+
+/** The checks the isolated task verifier is pinned to. It runs commands: only command checks qualify. */
+export function taskVerifierChecks(checks: readonly Check[]): CommandCheck[] {
+  return checks.flatMap((check) => (check.type === "command" && runsInTaskVerifier(check) ? [check] : []));
+}
+
+/** Whether this check's runs leave receipts (command checks). */
+export function leavesReceipts(check: Check): boolean {
+  return BEHAVIOURS[check.type].needs.receipts === true;
+}
+
+/** The question a check waiting on the learner asks (a confirm check's prompt); else undefined. */
+export function confirmationPrompt(check: Check): string | undefined {
+  return promptOf(check.type, check);
+}
+
+function promptOf<K extends CheckType>(type: K, check: CheckByType[K]): string | undefined {
+  return BEHAVIOURS[type].needs.confirmation?.(check);
+}
+
+/** The fields of this check that only a `version: 2` quest file may use. */
+export function version2FieldsUsed(check: ParsedCheck): readonly string[] {
+  return version2FieldsOf(check.type, check);
+}
+
+function version2FieldsOf<K extends CheckType>(type: K, check: ParsedByType[K]): readonly string[] {
+  return BEHAVIOURS[type].version2FieldsUsed?.(check) ?? [];
+}
+
+/** The check once the quest's own fields apply to it (a command check takes the quest's `editable`). */
+export function withQuestDefaults(check: Check, quest: QuestDefaults): Check {
+  return questDefaultsOf(check.type, check, quest);
+}
+
+function questDefaultsOf<K extends CheckType>(
+  type: K,
+  check: CheckByType[K],
+  quest: QuestDefaults,
+): ParsedByType[K] & { id: string } {
+  return BEHAVIOURS[type].withQuestDefaults?.(check, quest) ?? check;
+}

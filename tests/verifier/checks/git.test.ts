@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { evaluateCheck } from "../../../src/verifier/evaluate.ts";
+import type { GitProbe } from "../../../src/verifier/probes.ts";
+import { check } from "../../support/checks.ts";
+import { context, fakeProbes } from "../../support/fake-probes.ts";
+
+describe("git", () => {
+  const baseline = "a".repeat(40);
+  const git = (answers: Partial<GitProbe>) =>
+    context({ baseline, probes: fakeProbes({}, { git: { ...fakeProbes().git, ...answers } }) });
+
+  it("commit_count compares commits since the pinned baseline", async () => {
+    const ctx = git({ countCommitsSince: async () => ({ ok: true, value: 2 }) });
+    expect(
+      (await evaluateCheck(check({ type: "git", assert: "commit_count", count: { min: 1 } }), ctx)).status,
+    ).toBe("pass");
+    expect((await evaluateCheck(check({ type: "git", assert: "commit_count", count: 0 }), ctx)).status).toBe(
+      "fail",
+    );
+  });
+
+  it("clean_tree and dirty read the status", async () => {
+    const dirty = git({ changedPaths: async () => ({ ok: true, value: ["?? new.txt"] }) });
+    const clean = git({ changedPaths: async () => ({ ok: true, value: [] }) });
+    expect((await evaluateCheck(check({ type: "git", assert: "clean_tree" }), clean)).status).toBe("pass");
+    expect((await evaluateCheck(check({ type: "git", assert: "clean_tree" }), dirty)).status).toBe("fail");
+    expect((await evaluateCheck(check({ type: "git", assert: "dirty" }), dirty)).status).toBe("pass");
+    expect((await evaluateCheck(check({ type: "git", assert: "dirty" }), clean)).status).toBe("fail");
+  });
+
+  it("branch_exists, diff_contains and file_restored", async () => {
+    const ctx = git({
+      branchExists: async (_cwd, branch) => ({ ok: true, value: branch === "feature" }),
+      diffSince: async () => ({ ok: true, value: "+hello world\n" }),
+      compareWithBaseline: async (_cwd, _base, path) => ({
+        ok: true,
+        value: path === "a.txt" ? "same" : "missing_now",
+      }),
+    });
+    const run = async (fields: Record<string, unknown>) =>
+      (await evaluateCheck(check({ type: "git", ...fields }), ctx)).status;
+    expect(await run({ assert: "branch_exists", branch: "feature" })).toBe("pass");
+    expect(await run({ assert: "branch_exists", branch: "main2" })).toBe("fail");
+    expect(await run({ assert: "diff_contains", text: "hello" })).toBe("pass");
+    expect(await run({ assert: "diff_contains", text: "goodbye" })).toBe("fail");
+    expect(await run({ assert: "file_restored", path: "a.txt" })).toBe("pass");
+    expect(await run({ assert: "file_restored", path: "b.txt" })).toBe("fail");
+  });
+
+  it("a git error or a missing baseline is pending", async () => {
+    const broken = git({ changedPaths: async () => ({ ok: false, message: "not a git repository" }) });
+    expect((await evaluateCheck(check({ type: "git", assert: "dirty" }), broken)).status).toBe("pending");
+    expect((await evaluateCheck(check({ type: "git", assert: "dirty" }), context())).status).toBe("pending");
+  });
+});
