@@ -13,8 +13,6 @@ import { createReceiptPort } from "../src/receipts/port.ts";
 import { currentHost, openReceiptStore } from "../src/receipts/store.ts";
 import { createTaskVerifier } from "../src/task-verifier/index.ts";
 import { type CommandCheck, CommandCheckSchema } from "../src/verifier/checks/command.ts";
-import type { Check } from "../src/verifier/checks/registry.ts";
-import { CheckSchema } from "../src/verifier/checks/registry.ts";
 import { evaluateQuest } from "../src/verifier/evaluate.ts";
 import { measure, ms, type Timing } from "./measure.ts";
 

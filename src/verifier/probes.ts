@@ -31,7 +31,7 @@ export type ReadFileProbe =
   | { ok: false; problem: "missing" | "not_file" | "escape" | "error"; message: string }
   | { ok: false; problem: "too_large"; message: string; size: number };
 
-/** A check script (seed 002). Its content was read before the run and is never read again. */
+/** A check script, for the script runner. Its content was read before the run and is never read again. */
 export type ScriptRequest = {
   /** The script's name: `$0` inside it, and what a report names. */
   script: string;
