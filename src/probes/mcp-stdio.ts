@@ -7,9 +7,9 @@ import { stat } from "node:fs/promises";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { ResultPromise } from "execa";
+import { execa, type ResultPromise } from "execa";
 import type { McpServerSpec } from "./mcp-config.ts";
-import { startDetachedGroupLeader } from "./os/group-leader.ts";
+import { DETACHED_GROUP_LEADER, killGroupAtExit } from "./os/group-leader.ts";
 import { forgetAtExit, terminateGroup } from "./os/process-group.ts";
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -54,7 +54,8 @@ export class ProcessGroupStdioTransport implements Transport {
     if (!cwdIsDir) throw new Error(`the working directory ${cwd} does not exist`);
 
     // Killed with its group if the verifier itself exits without closing it.
-    const child = startDetachedGroupLeader(command, args, {
+    const child = execa(command, args, {
+      ...DETACHED_GROUP_LEADER,
       cwd,
       env: { ...this.#env, ...env },
       extendEnv: false,
@@ -64,6 +65,7 @@ export class ProcessGroupStdioTransport implements Transport {
       buffer: false,
       reject: false,
     });
+    killGroupAtExit(child.nodeChildProcess);
     this.#child = child;
     // The promise never rejects (reject: false); this only keeps a failed spawn from being unhandled.
     child.catch(() => {});

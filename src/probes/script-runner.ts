@@ -5,9 +5,10 @@
  * (os/pid-namespace.ts). Everywhere the script also leads its own process group, and the whole
  * group is killed once it is done: where namespaces do not work, that is all there is.
  */
+import { execa } from "execa";
 import type { Containment } from "../verifier/checks/command.ts";
 import type { ScriptOutcome, ScriptRequest } from "../verifier/probes.ts";
-import { startGroupLeader } from "./os/group-leader.ts";
+import { GROUP_LEADER } from "./os/group-leader.ts";
 import type { PidNamespace } from "./os/pid-namespace.ts";
 import { containProcesses } from "./os/process-containment.ts";
 import { killGroup, signalGroup } from "./os/process-group.ts";
@@ -126,7 +127,8 @@ function start(bash: string, request: ScriptRequest, namespace: PidNamespace | u
   const { file, args } = namespace
     ? namespace.enter(bash, ["-c", request.content, request.script])
     : { file: bash, args: ["-c", request.content, request.script] };
-  return startGroupLeader(file, args, {
+  return execa(file, args, {
+    ...GROUP_LEADER,
     cwd: request.cwd,
     ...(request.env ? { env: request.env } : {}),
     stdin: "ignore",

@@ -1,38 +1,33 @@
 /**
  * Starting a process as the leader of its own process group, so that it and everything it starts
  * (unless a process leaves the group, which only a PID namespace catches: pid-namespace.ts) can
- * be signalled as one.
+ * be signalled as one. These are execa options, spread into the caller's own `execa(...)` call,
+ * so each caller keeps execa's exact result type.
  */
-import { execa, type Options } from "execa";
+import type { ChildProcess } from "node:child_process";
 import { killAtExit } from "./process-group.ts";
 
 /**
- * Starts `file` leading its own group; every kill execa sends (its timeout, its cancel signal)
- * is a SIGKILL to the whole group. Unlike `detached: true`, it keeps execa's kill-on-exit, so
- * quitting Pi also ends the group.
+ * The child leads its own group; every kill execa sends (its timeout, its cancel signal) is a
+ * SIGKILL to the whole group. Unlike `detached: true`, it keeps execa's kill-on-exit, so quitting
+ * Pi also ends the group.
  */
-export function startGroupLeader<O extends Options>(file: string, args: readonly string[], options: O) {
-  return execa(file, args, {
-    ...options,
-    killDescendants: true,
-    killSignal: "SIGKILL",
-    forceKillAfterDelay: false,
-  });
-}
+export const GROUP_LEADER = {
+  killDescendants: true,
+  killSignal: "SIGKILL",
+  forceKillAfterDelay: false,
+} as const;
 
 /**
- * Starts `file` detached, leading its own group, which is the caller's to stop (terminateGroup,
- * then forgetAtExit). If this process exits first, the group is killed then.
+ * The child is detached, leading its own group, which is the caller's to stop (terminateGroup,
+ * then forgetAtExit). execa's cleanup does not cover detached children: pass the child to
+ * `killGroupAtExit` so the group is killed if this process exits first.
  */
-export function startDetachedGroupLeader<O extends Options>(
-  file: string,
-  args: readonly string[],
-  options: O,
-) {
-  // execa's cleanup does not cover detached children; killAtExit does.
-  const child = execa(file, args, { ...options, detached: true, cleanup: false });
-  child.nodeChildProcess.once("spawn", () => {
+export const DETACHED_GROUP_LEADER = { detached: true, cleanup: false } as const;
+
+/** Once the detached child has spawned, its group is killed when this process exits. */
+export function killGroupAtExit(child: ChildProcess): void {
+  child.once("spawn", () => {
     if (child.pid !== undefined) killAtExit(child.pid);
   });
-  return child;
 }

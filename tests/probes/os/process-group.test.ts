@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { execa, type Options } from "execa";
 import { describe, expect, it } from "vitest";
-import { startDetachedGroupLeader, startGroupLeader } from "../../../src/probes/os/group-leader.ts";
+import { DETACHED_GROUP_LEADER, GROUP_LEADER, killGroupAtExit } from "../../../src/probes/os/group-leader.ts";
 import {
   forgetAtExit,
   killGroup,
@@ -13,12 +14,23 @@ import {
 /** A shell that starts a sleeping child in its own group, prints both pids, then waits. */
 const PARENT_AND_CHILD = 'sleep 30 & echo "$$ $!"; wait';
 
+/** Started the way the script runner starts a check. */
+const startGroupLeader = <O extends Options>(file: string, args: string[], options: O) =>
+  execa(file, args, { ...GROUP_LEADER, ...options });
+
+/** Started the way an MCP stdio server is: detached, its group killed if the tests exit first. */
+const startDetachedGroupLeader = <O extends Options>(file: string, args: string[], options: O) => {
+  const child = execa(file, args, { ...DETACHED_GROUP_LEADER, ...options });
+  killGroupAtExit(child.nodeChildProcess);
+  return child;
+};
+
 async function pidsOf(child: { stdout: NodeJS.ReadableStream | null }): Promise<number[]> {
   for await (const chunk of child.stdout ?? []) return String(chunk).trim().split(" ").map(Number);
   return [];
 }
 
-describe("startGroupLeader", () => {
+describe("GROUP_LEADER", () => {
   it("starts the process as the leader of its own group", async () => {
     const child = startGroupLeader("bash", ["-c", PARENT_AND_CHILD], { buffer: false, reject: false });
     const [shell = 0, sleeper = 0] = await pidsOf(child);
