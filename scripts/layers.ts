@@ -30,7 +30,13 @@ export const LAYERS: readonly (readonly string[])[] = [
 export const PI_RUNTIME_IMPORTERS: readonly string[] = ["src/extension/index.ts", "src/probes/skill.ts"];
 const PI_PACKAGE = /^@earendil-works\//;
 
-export type ImportSite = { specifier: string; line: number; typeOnly: boolean };
+export type ImportSite = {
+  specifier: string;
+  line: number;
+  typeOnly: boolean;
+  /** `import("...")`: loaded when the code runs there, not when the module is loaded. */
+  dynamic: boolean;
+};
 export type LayerViolation = { file: string; line: number; message: string };
 
 /** The imports of one TypeScript module, with their lines. */
@@ -57,13 +63,45 @@ export function importsOf(file: string, text: string): ImportSite[] {
       sites.push({
         specifier: source.value,
         line: lineOf(n.start),
-        typeOnly: n.importKind === "type" || n.exportKind === "type",
+        typeOnly: n.importKind === "type" || n.exportKind === "type" || allTypeSpecifiers(n),
+        dynamic: n.type === "ImportExpression",
       });
     }
     for (const [key, child] of Object.entries(n)) if (key !== "source") visit(child);
   };
   visit(program);
   return sites;
+}
+
+/** `import { type A, type B } from "..."`: nothing of it is loaded at run time either. */
+function allTypeSpecifiers(node: { type?: string; [key: string]: unknown }): boolean {
+  const specifiers = node.specifiers as { importKind?: string }[] | undefined;
+  return (
+    node.type === "ImportDeclaration" &&
+    specifiers !== undefined &&
+    specifiers.length > 0 &&
+    specifiers.every((specifier) => specifier.importKind === "type")
+  );
+}
+
+/**
+ * The packages a module loads with it, following its static, non-type imports through src/:
+ * what loading it costs before any `import()` runs.
+ */
+export function loadedWith(entry: string): { modules: string[]; packages: string[] } {
+  const modules = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (modules.has(file)) return;
+    modules.add(file);
+    for (const site of importsOf(file, readFileSync(file, "utf8"))) {
+      if (site.typeOnly || site.dynamic) continue;
+      if (site.specifier.startsWith(".")) visit(resolve(dirname(file), site.specifier));
+      else packages.add(site.specifier);
+    }
+  };
+  visit(resolve(entry));
+  return { modules: [...modules], packages: [...packages].sort() };
 }
 
 /** The layer row of a repository-relative path under src/, or undefined outside src/. */

@@ -10,7 +10,9 @@ import type { EventLog } from "../events/log-writer.ts";
 import { PI_EVENTS, type PiEvent } from "../events/names.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import { confirmationPrompt } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
+import { formatQuestResult } from "../verifier/report.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import type { Progress, ProgressStore } from "./progress.ts";
 import { createQuestActivator } from "./quest-activation.ts";
@@ -114,6 +116,8 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     evaluation,
     activate: activator.activate,
     integrityText: () => alerts.statusText(),
+    confirmationPrompt,
+    formatResult: formatQuestResult,
     render,
   };
   return {

@@ -2,8 +2,7 @@
  * What the HUD shows, as data: the lines of the widget above the editor, each with a tone the TUI
  * colors from the theme (RPC gets the same lines as plain text), and the footer status. Pure.
  */
-import { hintFor } from "../verifier/checks/wording.ts";
-import type { CheckResult, CheckStatus } from "../verifier/results.ts";
+import type { CheckStatus } from "../verifier/results.ts";
 
 export type HudTone = "title" | "pass" | "fail" | "pending" | "unchecked" | "muted" | "notice";
 export type HudLine = { tone: HudTone; text: string };
@@ -80,20 +79,6 @@ export function hudStatus(state: HudState): string {
 function checkLine(check: HudCheck): HudLine {
   const reason = check.reason && check.status !== "pass" ? `: ${shorten(check.reason)}` : "";
   return { tone: check.status, text: `  ${MARK[check.status]} ${check.describe}${reason}` };
-}
-
-/**
- * A check's HUD line from its result; before any result, just its description. A check type may
- * word the reason for a learner (src/verifier/checks/wording.ts); else it is the summary.
- */
-export function hudCheck(check: { id: string; describe?: string }, result?: CheckResult): HudCheck {
-  const describe = check.describe ?? check.id;
-  if (!result) return { describe, status: "unchecked" };
-  const hint = hintFor(result);
-  if (hint !== undefined) return { describe, status: result.status, reason: hint };
-  const { summary } = result.evidence;
-  const reason = result.status === "pending" ? `pending, ${summary}` : summary;
-  return { describe, status: result.status, reason };
 }
 
 function shorten(text: string): string {

@@ -1,5 +1,7 @@
 /** What the HUD shows now, built from the session and its last result (hud.ts turns it into lines). */
-import { type HudState, hudCheck } from "./hud.ts";
+import { hintFor } from "../verifier/checks/registry.ts";
+import type { CheckResult } from "../verifier/results.ts";
+import type { HudCheck, HudState } from "./hud.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
 
 export type HudInputs = {
@@ -8,6 +10,20 @@ export type HudInputs = {
   /** The integrity warning, if pi-quests ignored altered records or blocked the agent. */
   integrity: string | undefined;
 };
+
+/**
+ * A check's HUD line from its result; before any result, just its description. A check type may
+ * word the reason for a learner (its module's `hint`); else it is the summary.
+ */
+export function hudCheck(check: { id: string; describe?: string }, result?: CheckResult): HudCheck {
+  const describe = check.describe ?? check.id;
+  if (!result) return { describe, status: "unchecked" };
+  const hint = hintFor(result);
+  if (hint !== undefined) return { describe, status: result.status, reason: hint };
+  const { summary } = result.evidence;
+  const reason = result.status === "pending" ? `pending, ${summary}` : summary;
+  return { describe, status: result.status, reason };
+}
 
 export function questHudState(session: QuestSessionState, { evaluating, integrity }: HudInputs): HudState {
   const { pack, active, notice } = session;

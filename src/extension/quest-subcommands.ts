@@ -3,9 +3,9 @@
  * on Tab, how the words after its name are read, and what it does. The parser, the help and the
  * completion (quest-command.ts) all read this table: a new subcommand is one more entry.
  */
-import { confirmationPrompt } from "../verifier/checks/registry.ts";
+import type { Check } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
-import { formatQuestResult } from "../verifier/report.ts";
+import type { QuestResult } from "../verifier/results.ts";
 import type { Activation } from "./quest-activation.ts";
 import type { QuestEvaluation } from "./quest-evaluation.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
@@ -25,6 +25,12 @@ export type QuestCommandContext = {
   activate(quest: Quest, announce?: boolean): Promise<Activation>;
   /** What `/quest status` adds about altered records and blocked tool calls (empty: nothing). */
   integrityText(): string;
+  /**
+   * The engine's answers, given by the controller: this table is read when Pi starts (for Tab),
+   * before the engine and its schema library are loaded.
+   */
+  confirmationPrompt(check: Check): string | undefined;
+  formatResult(result: QuestResult, title: string): string;
   render(): void;
 };
 
@@ -116,7 +122,10 @@ const start = subcommand({
 });
 
 /** Asks each confirm check of the quest not yet answered yes; an answer is saved at once. */
-async function askConfirmations({ session, ui }: QuestCommandContext, quest: Quest): Promise<void> {
+async function askConfirmations(
+  { session, ui, confirmationPrompt }: QuestCommandContext,
+  quest: Quest,
+): Promise<void> {
   const confirmed = session.confirmedFor(quest.id);
   for (const check of quest.checks) {
     const prompt = confirmationPrompt(check);
@@ -168,14 +177,14 @@ const status = subcommand({
   name: "status",
   help: "the last result, with evidence",
   parse: noArguments,
-  run({ session, ui, integrityText }) {
+  run({ session, ui, integrityText, formatResult }) {
     const integrity = integrityText();
     if (!session.active) {
       return ui.say(integrity ? `${noActiveQuest(session)}\n\n${integrity}` : noActiveQuest(session));
     }
     const { quest } = session.active;
     const result = session.lastResultOf(quest.id);
-    const report = result ? formatQuestResult(result, quest.title) : `${quest.title}: not checked yet\n`;
+    const report = result ? formatResult(result, quest.title) : `${quest.title}: not checked yet\n`;
     ui.say(`${report}\nGoal: ${quest.goal.trim()}${integrity ? `\n\n${integrity}` : ""}`);
   },
 });

@@ -1,5 +1,5 @@
 /** A quest result as text: the CLI's `check` output and the extension's `/quest status`. */
-import { reportDetailFor } from "./checks/wording.ts";
+import { reportDetailFor } from "./checks/registry.ts";
 import type { CheckResult, QuestResult } from "./results.ts";
 
 const MARK = { pass: "pass", fail: "FAIL", pending: "pending" } as const;

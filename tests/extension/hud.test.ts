@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type HudCheck,
-  type HudState,
-  hudCheck,
-  hudLines,
-  hudStatus,
-  MARK,
-} from "../../src/extension/hud.ts";
+import { type HudCheck, type HudState, hudLines, hudStatus, MARK } from "../../src/extension/hud.ts";
+import { hudCheck } from "../../src/extension/quest-hud-state.ts";
 import type { CheckResult } from "../../src/verifier/results.ts";
 
 function active(checks: HudCheck[], fields: Partial<Extract<HudState, { kind: "active" }>> = {}): HudState {
@@ -115,6 +109,8 @@ describe("a broken setup", () => {
   });
 });
 
+// hudCheck lives with the HUD state (the engine's wording is loaded there, not at Pi's start);
+// its cases stay here, next to the lines they become.
 describe("hudCheck: a check's line from its result", () => {
   const check = { id: "says-hello", describe: "hello.txt says hello" };
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { importProblem, importsOf, layerViolations } from "../../scripts/layers.ts";
+import { importProblem, importsOf, layerViolations, loadedWith } from "../../scripts/layers.ts";
 
 const repo = join(import.meta.dirname, "../..");
 
@@ -86,19 +86,33 @@ describe("importsOf", () => {
       'export type { D } from "./d.ts";',
       'export * from "./e.ts";',
       'const f = await import("./f.ts");',
-      'const g = "./not-an-import.ts";',
+      'import { type G } from "./g.ts";',
+      'const h = "./not-an-import.ts";',
     ].join("\n");
     expect(importsOf("src/core/x.ts", text)).toEqual([
-      { specifier: "./a.ts", line: 1, typeOnly: false },
-      { specifier: "./b.ts", line: 2, typeOnly: true },
-      { specifier: "./c.ts", line: 3, typeOnly: false },
-      { specifier: "./d.ts", line: 4, typeOnly: true },
-      { specifier: "./e.ts", line: 5, typeOnly: false },
-      { specifier: "./f.ts", line: 6, typeOnly: false },
+      { specifier: "./a.ts", line: 1, typeOnly: false, dynamic: false },
+      { specifier: "./b.ts", line: 2, typeOnly: true, dynamic: false },
+      { specifier: "./c.ts", line: 3, typeOnly: false, dynamic: false },
+      { specifier: "./d.ts", line: 4, typeOnly: true, dynamic: false },
+      { specifier: "./e.ts", line: 5, typeOnly: false, dynamic: false },
+      { specifier: "./f.ts", line: 6, typeOnly: false, dynamic: true },
+      { specifier: "./g.ts", line: 7, typeOnly: true, dynamic: false },
     ]);
   });
 });
 
 function site(specifier: string, typeOnly = false) {
-  return { specifier, line: 1, typeOnly };
+  return { specifier, line: 1, typeOnly, dynamic: false };
 }
+
+describe("what the extension's entry loads while Pi starts", () => {
+  // Pi transforms every module an extension loads; the engine, zod and yaml wait for the first
+  // quest (session.ts is imported dynamically). docs/benchmarks.md has the start figures.
+  it("is Pi's own packages and Node's, no schema or query library", () => {
+    const { packages } = loadedWith(join(repo, "src/extension/index.ts"));
+    expect(packages.filter((name) => !name.startsWith("node:"))).toEqual([
+      "@earendil-works/pi-coding-agent",
+      "@earendil-works/pi-tui",
+    ]);
+  });
+});

@@ -10,8 +10,7 @@ import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate, matchesStringPredicate } from "../predicates.ts";
 import type { ScriptOutcome } from "../probes.ts";
 import type { CheckResult, PendingKind } from "../results.ts";
-import { commandWording } from "./command-wording.ts";
-import { type CheckOf, defineCheckType } from "./define.ts";
+import { type CheckOf, defineCheckType, type ReportDetail } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 export const CommandCheckSchema = z.strictObject({
@@ -216,5 +215,24 @@ export const commandCheck = defineCheckType({
   // A command check's own editable wins; otherwise the quest's applies to it.
   withQuestDefaults: (check, quest) =>
     check.editable === undefined && quest.editable ? { ...check, editable: [...quest.editable] } : check,
-  ...commandWording,
+  reportDetail: commandReportDetail,
 });
+
+/** How many lines of a failing or pending run's output the report shows (its tail). */
+const OUTPUT_TAIL_LINES = 20;
+
+/** Whether a receipt answered the check, and for a failing or pending run the tail of its output. */
+function commandReportDetail(result: CheckResult): ReportDetail {
+  const evidence = result.evidence;
+  if (evidence.kind !== "command") return {};
+  const detail: ReportDetail = evidence.receipt?.reused
+    ? { note: `receipt ${evidence.receipt.id}: same check, same files; not run again` }
+    : {};
+  if (result.status === "pass" || !evidence.output) return detail;
+  const tail = evidence.output.trimEnd().split("\n").slice(-OUTPUT_TAIL_LINES);
+  const cut = evidence.outputTruncated ? " (earlier output dropped)" : "";
+  return {
+    ...detail,
+    lines: [`last ${tail.length} line(s) of output${cut}:`, ...tail.map((line) => `| ${line}`)],
+  };
+}

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
 import type { EvaluationContext } from "../context.ts";
 import type { CheckResult } from "../results.ts";
-import { confirmWording } from "./confirm-wording.ts";
 import { type CheckOf, defineCheckType } from "./define.ts";
 import { result } from "./result.ts";
 
@@ -42,5 +41,11 @@ export const confirmCheck = defineCheckType({
   schema: ConfirmCheckSchema,
   evaluate: evaluateConfirmCheck,
   needs: { confirmation: (check) => check.prompt },
-  ...confirmWording,
+  // The learner is the one to act: say how.
+  hint: (result) => {
+    if (result.status !== "pending" || result.evidence.kind !== "confirm") return undefined;
+    return result.evidence.answer === false
+      ? "you answered no; /quest check asks again"
+      : "/quest check to confirm";
+  },
 });

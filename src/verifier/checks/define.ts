@@ -7,9 +7,7 @@
  *    schema and its evidence type (a variant with its own `kind`).
  * 2. Add one line to the registry (registry.ts), in the order docs/quest-format.md lists the
  *    types, and its evidence to the registry's `Evidence` union.
- * 3. If it has wording for people, put it in a zod-free `<type>-wording.ts` and one line in
- *    wording.ts (the HUD loads that table before the engine).
- * 4. Write a `### \`<type>\`` section in docs/quest-format.md, a bad-input fixture
+ * 3. Write a `### \`<type>\`` section in docs/quest-format.md, a bad-input fixture
  *    `fixtures/bad/quests/<type-with-dashes>-*.yaml` whose first line says what must be
  *    reported, and `tests/verifier/checks/<module>.test.ts`; tests/verifier/checks/registry.test.ts
  *    fails until all three exist.
@@ -47,8 +45,8 @@ export type ReportDetail = {
 };
 
 /**
- * A check type's wording for people. It must not import zod or the engine: the HUD reads it from
- * wording.ts while Pi starts, before either is loaded.
+ * A check type's wording for people: the HUD's line for a result (quest-hud-state.ts) and the
+ * report's (report.ts) ask the registry, which asks the module.
  */
 export type CheckWording = {
   /** The HUD's reason for this result, when the summary is not what a learner should read; else undefined. */

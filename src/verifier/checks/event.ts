@@ -11,7 +11,6 @@ import { compileEventMatch, type EventIndex } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
 import type { CheckResult } from "../results.ts";
 import { type CheckOf, defineCheckType } from "./define.ts";
-import { eventWording } from "./event-wording.ts";
 import { pending, result } from "./result.ts";
 
 export const EventMatchSchema = z.strictObject({
@@ -118,5 +117,9 @@ export const eventCheck = defineCheckType({
   schema: EventCheckSchema,
   evaluate: evaluateEventCheck,
   needs: {},
-  ...eventWording,
+  // "No matching event (N recorded)" is for /quest status; the HUD says it plainly.
+  hint: (result) =>
+    result.status === "fail" && result.evidence.kind === "event" && result.evidence.matched === 0
+      ? "not yet"
+      : undefined,
 });

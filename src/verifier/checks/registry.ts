@@ -9,7 +9,7 @@ import type { EventIndex } from "../event-index.ts";
 import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
 import { type CommandCheck, type CommandEvidence, commandCheck } from "./command.ts";
 import { type ConfirmEvidence, confirmCheck } from "./confirm.ts";
-import type { CheckBehaviour, QuestDefaults } from "./define.ts";
+import type { CheckBehaviour, QuestDefaults, ReportDetail } from "./define.ts";
 import { type EventEvidence, eventCheck } from "./event.ts";
 import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
 import { type GitEvidence, gitCheck } from "./git.ts";
@@ -123,6 +123,16 @@ export function confirmationPrompt(check: Check): string | undefined {
 
 function promptOf<K extends CheckType>(type: K, check: CheckByType[K]): string | undefined {
   return BEHAVIOURS[type].needs.confirmation?.(check);
+}
+
+/** The HUD's reason for this result, when its type words one for a learner better than the summary. */
+export function hintFor(result: CheckResult): string | undefined {
+  return BEHAVIOURS[result.type].hint?.(result);
+}
+
+/** What the report adds under this result's one-line summary (a command's output tail, a reused receipt). */
+export function reportDetailFor(result: CheckResult): ReportDetail {
+  return BEHAVIOURS[result.type].reportDetail?.(result) ?? {};
 }
 
 /** The fields of this check that only a `version: 2` quest file may use. */
