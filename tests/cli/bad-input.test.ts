@@ -5,8 +5,7 @@
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.ts";
-import { REPO, runCli } from "../support/cli.ts";
+import { REPO, runCli, runMain } from "../support/cli.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
@@ -26,19 +25,7 @@ const corpus = readdirSync(BAD_QUESTS)
   });
 
 async function runInProcess(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const exitCode = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    cwd: REPO,
-    env: { PI_CODING_AGENT_DIR: join(makeWorkspace(), "agent") },
-  });
-  return { exitCode, stdout, stderr };
+  return runMain(args, { cwd: REPO, env: { PI_CODING_AGENT_DIR: join(makeWorkspace(), "agent") } });
 }
 
 describe("malformed quest files", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CHECK_USAGE } from "../../src/cli/check.ts";
 import { LINT_USAGE } from "../../src/cli/lint.ts";
-import { main } from "../../src/cli/main.ts";
 import { RECEIPTS_USAGE } from "../../src/cli/receipts.ts";
+import { runMain } from "../support/cli.ts";
 
 const OVERVIEW = `pi-quests: build and test quest packs for the Pi coding agent
 
@@ -17,19 +17,7 @@ Run "pi-quests COMMAND --help" for a command's options.
 `;
 
 async function run(args: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const exitCode = await main(args, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    cwd: "/",
-    env: {},
-  });
-  return { exitCode, stdout, stderr };
+  return runMain(args, { cwd: "/", env: {} });
 }
 
 describe("the command table", () => {

@@ -17,6 +17,7 @@ import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
 import { check } from "../support/checks.ts";
 import {
+  evaluateThrough,
   expectCleanAfter,
   finished,
   makeRepo,
@@ -239,15 +240,7 @@ describe("with editable: only changes to editable paths reach the worktree", () 
     for (const editable of [undefined, ["**"]]) {
       // The engine evaluates the copy; its request names q/c, and the pinned editable applies.
       const copy = check({ type: "command", run: "npm test", ...(editable ? { editable } : {}) }, "c");
-      const result = await evaluateQuest(
-        { id: "q", checks: [copy] },
-        {
-          probes: createNodeProbes({ runIsolated: verifier.runRequest }),
-          events: [],
-          paths: { workspace, agentDir: dataDir, home: dataDir },
-          questId: "q",
-        },
-      );
+      const result = await evaluateThrough(verifier.runRequest, [copy], { workspace, dataDir });
       expect(result.checks[0]).toMatchObject({
         status: "fail",
         evidence: { verification: { leftOut: ["helpers/expect-equal.js"] } },

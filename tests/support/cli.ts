@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
+import { main } from "../../src/cli/main.ts";
 
 export const REPO = resolve(import.meta.dirname, "../..");
 export const BIN = join(REPO, "bin/pi-quests.js");
@@ -23,4 +24,23 @@ export async function runCli(
   });
   if (result.exitCode === undefined) throw new Error(`pi-quests did not exit: ${result.message}`);
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `main` called in this process, its output collected: for what needs no subprocess. */
+export async function runMain(
+  args: string[],
+  where: { cwd: string; env: Record<string, string> },
+): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const exitCode = await main(args, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    ...where,
+  });
+  return { exitCode, stdout, stderr };
 }

@@ -8,13 +8,17 @@ import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpa
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { expect } from "vitest";
+import { createNodeProbes } from "../../src/probes/index.ts";
 import {
   createTaskVerifier,
   type PinnedCheck,
   type TaskVerifier,
   type TaskVerifierOptions,
 } from "../../src/task-verifier/index.ts";
+import type { Check } from "../../src/verifier/checks/registry.ts";
+import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { IsolatedRunRequest, ScriptOutcome } from "../../src/verifier/probes.ts";
+import type { QuestResult } from "../../src/verifier/results.ts";
 import { git, makeWorkspace } from "./workspace.ts";
 
 /** npm's entry point on this machine: the one running the tests, else the system's. */
@@ -209,4 +213,21 @@ export function expectCleanAfter(workspace: string, before: Record<string, strin
   expect(snapshot(workspace)).toEqual(before);
   expectNoLeftoverWorktrees(workspace);
   expect(processesMentioning(dataDir)).toEqual([]);
+}
+
+/** Quest `q` with `checks`, evaluated by the engine with the real probes and this verifier's run. */
+export function evaluateThrough(
+  run: TaskVerifier["run"],
+  checks: Check[],
+  { workspace, dataDir }: { workspace: string; dataDir: string },
+): Promise<QuestResult> {
+  return evaluateQuest(
+    { id: "q", checks },
+    {
+      probes: createNodeProbes({ runIsolated: run }),
+      events: [],
+      paths: { workspace, agentDir: dataDir, home: dataDir },
+      questId: "q",
+    },
+  );
 }

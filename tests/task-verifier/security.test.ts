@@ -20,13 +20,12 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createNodeProbes } from "../../src/probes/index.ts";
 import { createTaskVerifier, type PinnedCheck } from "../../src/task-verifier/index.ts";
 import type { CommandCheck } from "../../src/verifier/checks/command.ts";
-import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
 import {
   dataDirOutside,
+  evaluateThrough,
   expectCleanAfter,
   finished,
   makeRepo,
@@ -989,15 +988,10 @@ describe("checks pinned by the host", () => {
 
     const before = snapshot(workspace);
     // The engine evaluates the edited quest: its request names q/c and carries no definition.
-    const result = await evaluateQuest(
-      { id: "q", checks: [pinnedCheck("c", edited)] },
-      {
-        probes: createNodeProbes({ runIsolated: verifier.runRequest }),
-        events: [],
-        paths: { workspace, agentDir: dataDir, home: dataDir },
-        questId: "q",
-      },
-    );
+    const result = await evaluateThrough(verifier.runRequest, [pinnedCheck("c", edited)], {
+      workspace,
+      dataDir,
+    });
     expect(result.checks[0]).toMatchObject({
       status: "fail",
       evidence: {
