@@ -117,7 +117,9 @@ export function createPiEventTranslator(): PiEventTranslator {
           return inputEvent(message.content);
         case "assistant":
           assistantTurns++;
-          for (const block of message.content) {
+          // Another extension's message_end handler may hand on a message without content:
+          // Pi fills it in only after every handler has run.
+          for (const block of message.content ?? []) {
             if (block.type === "toolCall") toolInputs.set(block.id, block.arguments);
           }
           return undefined;

@@ -61,6 +61,15 @@ describe("message_end", () => {
     expect(started().messageEnd(message)).toBeUndefined();
   });
 
+  it("of an assistant message without content (another extension's rewrite) still counts the turn", () => {
+    const translator = started();
+    const rewritten = { ...assistant([]), content: undefined } as unknown as Parameters<
+      typeof translator.messageEnd
+    >[0];
+    expect(translator.messageEnd(rewritten)).toBeUndefined();
+    expect(translator.turnEnd({ turnIndex: 0 }).payload).toMatchObject({ assistantTurns: 1 });
+  });
+
   it("of a tool result records the result with the arguments of its call", () => {
     const translator = started();
     translator.messageEnd(

@@ -1030,6 +1030,34 @@ describe("checks pinned by the host", () => {
     expectCleanAfter(workspace, before, dataDir);
   });
 
+  it("a pinned folder written with {workspace}, or reached through a link to the workspace, runs there", async () => {
+    const workspace = makeRepo({ ...addProject(), "app/README.md": "the app\n" });
+    const links = outsideDir();
+    symlinkSync(workspace, join(links, "project"));
+    const inApp = 'test "$(basename "$PWD")" = app';
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      checks: [
+        { questId: "q", check: { ...pinnedCheck("templated", inApp), cwd: "{workspace}/app" } },
+        { questId: "q", check: { ...pinnedCheck("plain", inApp), cwd: "app" } },
+      ],
+    });
+
+    const before = snapshot(workspace);
+    const templated = await verifier.runRequest({
+      questId: "q",
+      checkId: "templated",
+      cwd: join(workspace, "app"),
+    });
+    expect(finished(templated).exitCode).toBe(0);
+    const linked = await verifier.runRequest({
+      questId: "q",
+      checkId: "plain",
+      cwd: join(links, "project", "app"),
+    });
+    expect(finished(linked).exitCode).toBe(0);
+    expectCleanAfter(workspace, before, dataDir);
+  });
+
   it("a request naming another folder than the pinned check's is refused and runs nothing", async () => {
     const workspace = makeRepo(addProject());
     mkdirSync(join(workspace, "app"));
