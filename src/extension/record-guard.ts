@@ -7,7 +7,8 @@
  * the seals (src/core/seal.ts) are what keep an altered record from counting. Pure: the caller
  * gives the file system's realpath.
  */
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { isInside } from "../core/paths.ts";
 
 export type GuardContext = {
   cwd: string;
@@ -97,9 +98,4 @@ function realOf(path: string, context: GuardContext): string {
       existing = parent;
     }
   }
-}
-
-function isInside(path: string, root: string): boolean {
-  const fromRoot = relative(root, path);
-  return fromRoot === "" || (!fromRoot.startsWith(`..${sep}`) && fromRoot !== ".." && !isAbsolute(fromRoot));
 }

@@ -8,7 +8,7 @@
 import { realpath } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import { isInside } from "../verifier/paths.ts";
+import { isInside } from "../core/paths.ts";
 
 export type CheckPath = {
   /** The PATH entries kept, in order, joined by `:`. */

@@ -5,9 +5,9 @@
  */
 import { mkdir, realpath, writeFile } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
+import { isInside } from "../core/paths.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { createGitRunner, type GitRunner } from "../probes/git-runner.ts";
-import { isInside } from "../verifier/paths.ts";
 import type { TaskVerifierOptions, TaskVerifierProblem } from "./types.ts";
 import { ensureRealFolder } from "./worktree.ts";
 

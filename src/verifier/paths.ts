@@ -4,7 +4,6 @@ import type { QuestPaths } from "./context.ts";
 import type { ResolvedPath } from "./probes.ts";
 
 /** The rule is core's (the Node adapters share it); the CLI and the task verifier import it from here. */
-export { isInside };
 
 export type PathResolution =
   | { ok: true; path: ResolvedPath }
