@@ -24,9 +24,6 @@ import type { QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import type { SandboxOutcome } from "./sandbox.ts";
 
-export type { QuestPins } from "./quest-session-state.ts";
-export type { NotifyLevel, QuestUi } from "./quest-ui.ts";
-
 export type QuestControllerDeps = {
   pack: readonly Quest[];
   progress: ProgressStore;

@@ -20,9 +20,10 @@ import { truncateToWidth } from "@earendil-works/pi-tui";
 import { agentDirFrom } from "../core/paths.ts";
 import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
-import type { QuestController, QuestUi } from "./controller.ts";
+import type { QuestController } from "./controller.ts";
 import { questUi } from "./pi-ui.ts";
 import { questCompletions } from "./quest-command.ts";
+import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 
 const uiOf = (ctx: ExtensionContext): QuestUi => questUi(ctx, truncateToWidth);

@@ -5,8 +5,8 @@
  * entry (src/extension/index.ts), the only module that loads Pi.
  */
 import type { ExtensionContext, Theme, ThemeColor } from "@earendil-works/pi-coding-agent";
-import type { NotifyLevel, QuestUi } from "./controller.ts";
 import { type HudLine, type HudState, type HudTone, hudLines, hudStatus } from "./hud.ts";
+import type { NotifyLevel, QuestUi } from "./quest-ui.ts";
 
 const HUD_KEY = "pi-quests";
 

@@ -10,10 +10,11 @@ import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
 import { loadQuestPack } from "../verifier/loader.ts";
-import { type QuestController, type QuestUi, startQuestController } from "./controller.ts";
+import { type QuestController, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { createIntegrityAlerts } from "./integrity-alerts.ts";
 import { openProgressStore } from "./progress.ts";
+import type { QuestUi } from "./quest-ui.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
 export const BUILT_IN_PACK = resolve(import.meta.dirname, "../../quests");

@@ -16,13 +16,13 @@ import type { VerifierEvent } from "../../src/events/schema.ts";
 import {
   type QuestController,
   type QuestControllerDeps,
-  type QuestPins,
   startQuestController,
 } from "../../src/extension/controller.ts";
 import { hudLines } from "../../src/extension/hud.ts";
 import { pinQuest } from "../../src/extension/pinned-quest.ts";
 import { openProgressStore, type Progress } from "../../src/extension/progress.ts";
 import { questHelp, SUBCOMMANDS } from "../../src/extension/quest-command.ts";
+import type { QuestPins } from "../../src/extension/quest-session-state.ts";
 import { prepareSandbox, type SandboxOutcome } from "../../src/extension/sandbox.ts";
 import {
   createQuestEvaluator,

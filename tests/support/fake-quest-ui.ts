@@ -1,5 +1,5 @@
-import type { NotifyLevel, QuestUi } from "../../src/extension/controller.ts";
 import type { HudState } from "../../src/extension/hud.ts";
+import type { NotifyLevel, QuestUi } from "../../src/extension/quest-ui.ts";
 
 export type UiCall =
   | { kind: "hud"; state: HudState }

@@ -94,6 +94,9 @@ export type CommandEvidence = {
 /** How much of a run's output the evidence keeps (the tail, which is what an author reads). */
 export const EVIDENCE_OUTPUT_BYTES = 64 * 1024;
 
+/** How many lines of a failing or pending run's output the report shows (its tail). */
+const OUTPUT_TAIL_LINES = 20;
+
 function tail(text: string): { output: string; cut: boolean } {
   return text.length > EVIDENCE_OUTPUT_BYTES
     ? { output: text.slice(-EVIDENCE_OUTPUT_BYTES), cut: true }
@@ -217,9 +220,6 @@ export const commandCheck = defineCheckType({
     check.editable === undefined && quest.editable ? { ...check, editable: [...quest.editable] } : check,
   reportDetail: commandReportDetail,
 });
-
-/** How many lines of a failing or pending run's output the report shows (its tail). */
-const OUTPUT_TAIL_LINES = 20;
 
 /** Whether a receipt answered the check, and for a failing or pending run the tail of its output. */
 function commandReportDetail(result: CheckResult): ReportDetail {
