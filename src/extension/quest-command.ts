@@ -4,18 +4,12 @@ import {
   QUEST_SUBCOMMANDS,
   type QuestSubcommand,
   type QuestSummary,
-  type SubcommandArguments,
 } from "./quest-subcommands.ts";
 
 export type { Completion } from "./quest-subcommands.ts";
 
 type TableEntry = (typeof QUEST_SUBCOMMANDS)[number];
 export type Subcommand = TableEntry["name"];
-
-/** Each subcommand's help line, by name, in table order. */
-export const SUBCOMMANDS: Readonly<Record<string, string>> = Object.fromEntries(
-  QUEST_SUBCOMMANDS.map(({ name, help }) => [name, help]),
-);
 
 const findSubcommand = (name: string): TableEntry | undefined =>
   QUEST_SUBCOMMANDS.find((entry) => entry.name === name);
@@ -33,18 +27,7 @@ export function readQuestCommand(args: string): QuestCommandLine {
   return subcommand ? { kind: "subcommand", subcommand, rest } : { kind: "unknown", word };
 }
 
-/** What a `/quest` line asks for, as data: `start ID` is `{ kind: "start", questId: ID }`. */
-export type QuestCommand =
-  | { kind: "help" }
-  | { kind: "unknown"; word: string }
-  | (SubcommandArguments & { kind: Subcommand });
-
-export function parseQuestCommand(args: string): QuestCommand {
-  const line = readQuestCommand(args);
-  if (line.kind !== "subcommand") return line;
-  return { ...line.subcommand.parse(line.rest), kind: line.subcommand.name };
-}
-
+/** `/quest help`: every subcommand and what it does, aligned, in table order. */
 export function questHelp(): string {
   const width = Math.max(...QUEST_SUBCOMMANDS.map(({ name }) => name.length));
   return [

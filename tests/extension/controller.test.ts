@@ -21,8 +21,9 @@ import {
 import { hudLines } from "../../src/extension/hud.ts";
 import { pinQuest } from "../../src/extension/pinned-quest.ts";
 import { openProgressStore, type Progress } from "../../src/extension/progress.ts";
-import { questHelp, SUBCOMMANDS } from "../../src/extension/quest-command.ts";
+import { questHelp } from "../../src/extension/quest-command.ts";
 import type { QuestPins } from "../../src/extension/quest-session-state.ts";
+import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
 import { prepareSandbox, type SandboxOutcome } from "../../src/extension/sandbox.ts";
 import {
   createQuestEvaluator,
@@ -915,7 +916,7 @@ describe("/quest help and unknown subcommands", () => {
     await h.controller.command("frobnicate now");
     const said = h.ui.lastSaid() ?? "";
     expect(said).toBe(`Unknown /quest command "frobnicate".\n${questHelp()}`);
-    for (const name of Object.keys(SUBCOMMANDS)) expect(said).toContain(`/quest ${name}`);
+    for (const { name } of QUEST_SUBCOMMANDS) expect(said).toContain(`/quest ${name}`);
   });
 
   it("quests() gives the ids and titles for completion", async () => {

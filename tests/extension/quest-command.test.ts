@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import {
-  parseQuestCommand,
-  questCompletions,
-  questHelp,
-  SUBCOMMANDS,
-} from "../../src/extension/quest-command.ts";
+import { questCompletions, questHelp, readQuestCommand } from "../../src/extension/quest-command.ts";
+import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
+
+/** Each subcommand's help line, by name, in table order. */
+const SUBCOMMANDS = Object.fromEntries(QUEST_SUBCOMMANDS.map(({ name, help }) => [name, help]));
+
+/** A `/quest` line as data, the way a subcommand sees it: `start ID` is `{ kind: "start", questId: ID }`. */
+function parseQuestCommand(args: string) {
+  const line = readQuestCommand(args);
+  if (line.kind !== "subcommand") return line;
+  return { ...line.subcommand.parse(line.rest), kind: line.subcommand.name };
+}
 
 const QUESTS = [
   { id: "first-prompt", title: "Say hello to Pi" },
