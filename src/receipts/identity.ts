@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { posix } from "node:path";
+import { canonicalJson } from "../core/seal.ts";
 import type { CommandCheck } from "../verifier/checks/command.ts";
 
 // --- identity ------------------------------------------------------------------------------
@@ -27,18 +28,6 @@ export function normalizeRelativePath(path: string): string {
 function normalizePredicate(predicate: unknown): unknown {
   if (predicate === undefined) return null;
   return typeof predicate === "object" && predicate !== null ? predicate : { equals: predicate };
-}
-
-/** JSON with object keys sorted at every level, so key order never changes the hash. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /**
