@@ -3,7 +3,9 @@
  * applied, the fingerprint taken, the protected files put back from the baseline, and then the
  * check run, with the files it was given watched while it runs.
  */
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { isInside } from "../core/paths.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { BaselineTree } from "./baseline-facts.ts";
 import type { Candidate } from "./candidate.ts";
@@ -132,10 +134,16 @@ async function restoreProtected(
 
 /** Runs the check; a change to the files it was given, while it ran, makes its result unused. */
 async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles): Promise<ScriptOutcome> {
+  const cwd = join(record.worktree, ctx.cwd);
+  if (leavesWorktree(cwd, record.worktree))
+    return unavailable(
+      `the check's folder ${ctx.cwd} leads out of the worktree through a link (the candidate's change); nothing ran`,
+      record.verification,
+    );
   const ran = await ctx.runScript({
     script: runName(ctx),
     content: ctx.pinned.check.run,
-    cwd: join(record.worktree, ctx.cwd),
+    cwd,
     timeoutMs: ctx.pinned.check.timeout_ms,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     env: {
@@ -153,4 +161,17 @@ async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles)
     report: ran.report,
     truncated: ran.truncated,
   };
+}
+
+/**
+ * Whether the check's folder, as the candidate left it, is a link (or lies below one) that leads
+ * out of the worktree: the check would run among files nobody put back. A missing folder is the
+ * script runner's to report.
+ */
+function leavesWorktree(cwd: string, worktree: string): boolean {
+  try {
+    return !isInside(realpathSync(cwd), realpathSync(worktree));
+  } catch {
+    return false;
+  }
 }

@@ -1058,6 +1058,34 @@ describe("checks pinned by the host", () => {
     expectCleanAfter(workspace, before, dataDir);
   });
 
+  it("a pinned folder that leaves the workspace, through {workspace}/.. or a link the agent made, runs nothing there", async () => {
+    const outside = outsideDir();
+    const workspace = makeRepo(addProject());
+    symlinkSync(outside, join(workspace, "app"));
+    const marker = `touch "$PWD/ran"`;
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      checks: [
+        { questId: "q", check: { ...pinnedCheck("up", marker), cwd: "{workspace}/.." } },
+        { questId: "q", check: { ...pinnedCheck("linked", marker), cwd: "app" } },
+      ],
+    });
+
+    const before = snapshot(workspace);
+    const up = await verifier.runRequest({ questId: "q", checkId: "up", cwd: dirname(workspace) });
+    expect(unavailable(up)).toContain("is outside the repository");
+    const linked = await verifier.runRequest({
+      questId: "q",
+      checkId: "linked",
+      cwd: join(workspace, "app"),
+    });
+    expect(unavailable(linked)).toBe(
+      "the check's folder app leads out of the worktree through a link (the candidate's change); nothing ran",
+    );
+    expect(existsSync(join(outside, "ran"))).toBe(false);
+    expect(existsSync(join(dirname(workspace), "ran"))).toBe(false);
+    expectCleanAfter(workspace, before, dataDir);
+  });
+
   it("a request naming another folder than the pinned check's is refused and runs nothing", async () => {
     const workspace = makeRepo(addProject());
     mkdirSync(join(workspace, "app"));
