@@ -12,13 +12,11 @@ import { appendFile, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
 import { type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
+import { boundPayload } from "./bounds.ts";
 import { LIFECYCLE_EVENTS, type PiEvent } from "./names.ts";
 import type { VerifierEvent } from "./schema.ts";
 
 export const DEFAULT_MAX_EVENTS = 5000;
-export const MAX_STRING_CHARS = 2000;
-export const MAX_ARRAY_ITEMS = 100;
-const MAX_DEPTH = 6;
 
 export type EventLog = {
   readonly file: string;
@@ -67,7 +65,7 @@ export function createEventLog(
         name: event.name,
         ...(sessionId ? { sessionId } : {}),
         seq: nextSeq++,
-        payload: bound(event.payload, 0) as Record<string, unknown>,
+        payload: boundPayload(event.payload),
       };
       events.push(recorded);
       if (events.length > maxEvents) {
@@ -140,22 +138,4 @@ function compact(events: VerifierEvent[], maxEvents: number): void {
     return true;
   });
   events.splice(0, events.length, ...kept);
-}
-
-/** A copy of a payload value with long strings cut and deep nesting summarized. */
-function bound(value: unknown, depth: number): unknown {
-  if (typeof value === "string") {
-    return value.length > MAX_STRING_CHARS
-      ? `${value.slice(0, MAX_STRING_CHARS)}…[${value.length - MAX_STRING_CHARS} more chars]`
-      : value;
-  }
-  if (value === null || typeof value !== "object") return value;
-  if (depth >= MAX_DEPTH) return "[nested too deep]";
-  if (Array.isArray(value)) {
-    const kept = value.slice(0, MAX_ARRAY_ITEMS).map((item) => bound(item, depth + 1));
-    return value.length > MAX_ARRAY_ITEMS
-      ? [...kept, `…[${value.length - MAX_ARRAY_ITEMS} more items]`]
-      : kept;
-  }
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, bound(item, depth + 1)]));
 }

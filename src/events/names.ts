@@ -26,39 +26,89 @@ export type MessageContent = string | readonly { type: string; text?: unknown }[
  */
 export type QuestActivation = { quest: string; baseline: string | null; oracleBaseline?: string };
 
+/** Whatever Pi does not say is left out of a payload, never guessed (JSON has no undefined). */
+const present = (fields: Payload): Payload =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+
+/** How an input reached Pi, which only a live session knows. */
+export type InputDetails = {
+  /** The text as typed: `/skill:` and prompt templates not yet expanded. */
+  rawText?: string;
+  source?: "interactive" | "rpc" | "extension";
+  /** Absent when Pi was idle. */
+  streamingBehavior?: "steer" | "followUp";
+};
+
 const PAYLOADS = {
-  session_start: (session: { sessionId: string; cwd: string }) => ({
-    sessionId: session.sessionId,
-    cwd: session.cwd,
-  }),
-  input: (content: MessageContent) => ({ text: messageText(content) }),
+  /** `reason` only live: a file cannot tell a fork from a clone. */
+  session_start: (session: {
+    sessionId: string;
+    cwd: string;
+    reason?: "startup" | "new" | "resume" | "fork" | "reload";
+    parentSession?: string;
+  }) => present({ ...session }),
+  input: (input: { content: MessageContent } & InputDetails) =>
+    present({
+      text: messageText(input.content),
+      rawText: input.rawText,
+      source: input.source,
+      streamingBehavior: input.streamingBehavior,
+    }),
   tool_result: (result: {
     toolName: string;
     toolCallId: string;
-    isError: boolean;
-    /** The tool call's arguments; `{}` when the call is not known. */
-    input: Record<string, unknown>;
+    /** Absent only for a nested call that a session file says never finished. */
+    isError?: boolean;
+    /** The tool call's arguments; `{}` when the call is not known, absent when a file left them out. */
+    input?: Record<string, unknown>;
+    /** Set for a call another tool made (`ctx.executeTool`). */
+    parentToolCallId?: string;
   }) => {
-    const { toolName, toolCallId, isError, input } = result;
-    return { toolName, toolCallId, isError, input };
+    const { toolName, toolCallId, isError, input, parentToolCallId } = result;
+    return present({ toolName, toolCallId, isError, input, parentToolCallId });
   },
-  /** A tool call that never ran because pi-quests' guard blocked it (src/extension/record-guard.ts). */
+  /** A tool call that never ran because an extension (pi-quests' guard or another) blocked it. */
   tool_blocked: (call: { toolName: string; input: Record<string, unknown>; reason: string }) => {
     const { toolName, input, reason } = call;
     return { toolName, input, reason };
   },
-  turn_end: (turn: { assistantTurns: number; turnIndex?: number }) => {
-    const payload: Payload = { assistantTurns: turn.assistantTurns };
-    if (turn.turnIndex !== undefined) payload.turnIndex = turn.turnIndex;
-    return payload;
-  },
-  /** `assistantTurns` here too, so `min_assistant_turns` can ask how long a whole run was. */
-  agent_end: (run: { assistantTurns: number }) => ({ assistantTurns: run.assistantTurns }),
+  turn_end: (turn: { assistantTurns: number; turnIndex?: number }) =>
+    present({ assistantTurns: turn.assistantTurns, turnIndex: turn.turnIndex }),
+  /**
+   * `assistantTurns` here too, so `min_assistant_turns` can ask how long a whole run was;
+   * `aborted` only live (a file does not say who stopped a run).
+   */
+  agent_end: (run: { assistantTurns: number; aborted?: boolean }) =>
+    present({ assistantTurns: run.assistantTurns, aborted: run.aborted }),
   user_bash: (bash: { command: string; exitCode?: number | null; excludeFromContext?: boolean }) => ({
     command: bash.command,
     // JSON has no undefined: a cancelled command (no exit code) records null.
     exitCode: bash.exitCode ?? null,
     excludeFromContext: bash.excludeFromContext ?? false,
+  }),
+  /** `source` only live. */
+  model_select: (model: { provider: string; modelId: string; source?: "set" | "cycle" }) =>
+    present({ provider: model.provider, modelId: model.modelId, source: model.source }),
+  thinking_level_select: (thinking: { level: string }) => ({ level: thinking.level }),
+  /** `reason` only live. */
+  session_compact: (compaction: { summary: string; reason?: "manual" | "threshold" | "overflow" }) =>
+    present({ reason: compaction.reason, summary: compaction.summary }),
+  /** A `/tree` navigation; only one with a summary leaves a trace in a session file. */
+  session_tree: (navigation: { summary?: string }) =>
+    navigation.summary === undefined
+      ? { summarized: false }
+      : { summarized: true, summary: navigation.summary },
+  /** `null`: the name was cleared. */
+  session_name: (info: { name: string | undefined }) => ({ name: cleared(info.name) }),
+  /** `null`: the label was cleared. */
+  label: (label: { label: string | undefined; entryId: string }) => ({
+    label: cleared(label.label),
+    entryId: label.entryId,
+  }),
+  /** What Pi put in the system prompt for a run: paths and names, never the contents. */
+  context_loaded: (context: { contextFiles: readonly string[]; skills: readonly string[] }) => ({
+    contextFiles: [...context.contextFiles],
+    skills: [...context.skills],
   }),
   quest_activated: (activation: QuestActivation) => ({
     quest: activation.quest,
@@ -68,6 +118,12 @@ const PAYLOADS = {
   /** What `after: quest-id` looks for. */
   quest_completed: (completion: { quest: string }) => ({ quest: completion.quest }),
 } satisfies Record<string, (source: never) => Payload>;
+
+/** Pi treats an empty name or label as none. */
+function cleared(text: string | undefined): string | null {
+  const trimmed = text?.trim();
+  return trimmed ? trimmed : null;
+}
 
 export type RecordedEventName = keyof typeof PAYLOADS;
 /** What an event's payload is made from. */
@@ -93,6 +149,13 @@ export const toolBlockedEvent = builder("tool_blocked");
 export const turnEndEvent = builder("turn_end");
 export const agentEndEvent = builder("agent_end");
 export const userBashEvent = builder("user_bash");
+export const modelSelectEvent = builder("model_select");
+export const thinkingLevelSelectEvent = builder("thinking_level_select");
+export const sessionCompactEvent = builder("session_compact");
+export const sessionTreeEvent = builder("session_tree");
+export const sessionNameEvent = builder("session_name");
+export const labelEvent = builder("label");
+export const contextLoadedEvent = builder("context_loaded");
 export const questActivatedEvent = builder("quest_activated");
 export const questCompletedEvent = builder("quest_completed");
 
@@ -105,9 +168,33 @@ export const PI_EVENTS = {
   turnEnd: "turn_end",
   agentEnd: "agent_end",
   userBash: "user_bash",
+  modelSelect: "model_select",
+  thinkingLevelSelect: "thinking_level_select",
+  sessionCompact: "session_compact",
+  sessionTree: "session_tree",
+  sessionName: "session_name",
+  label: "label",
+  contextLoaded: "context_loaded",
 } as const satisfies Record<string, RecordedEventName>;
 export const QUEST_ACTIVATED_EVENT = "quest_activated" satisfies RecordedEventName;
 export const QUEST_COMPLETED_EVENT = "quest_completed" satisfies RecordedEventName;
+
+/**
+ * The events that change what a quest can see without a turn ending: each schedules an
+ * evaluation, debounced like a turn end, so the HUD turns green without another prompt. An
+ * input, a tool result or a loaded context is followed by a turn end anyway.
+ */
+export const EVALUATION_TRIGGERS: ReadonlySet<string> = new Set<RecordedEventName>([
+  PI_EVENTS.turnEnd,
+  PI_EVENTS.agentEnd,
+  PI_EVENTS.userBash,
+  PI_EVENTS.modelSelect,
+  PI_EVENTS.thinkingLevelSelect,
+  PI_EVENTS.sessionCompact,
+  PI_EVENTS.sessionTree,
+  PI_EVENTS.sessionName,
+  PI_EVENTS.label,
+]);
 
 /** Kept when the log drops its oldest events, since `after: quest-id` needs them. */
 export const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT]);

@@ -1,28 +1,47 @@
 /**
  * The one Pi-to-event translator: Pi's events and messages in, the events pi-quests records
  * out (their names and payloads are in names.ts). The extension feeds it Pi's live events; the
- * session-file reader feeds it the messages a saved session holds (session-replay.ts), so a
- * check sees the same events either way. It holds what a message alone does not say: the
- * arguments of each tool call until its result comes, and how many assistant messages the
- * session has. Pure: Pi's types only, no I/O.
+ * session-file reader feeds it the entries a saved session holds (session-replay.ts), so a
+ * check sees the same events either way. It holds what one event alone does not say: the
+ * arguments of each tool call until its result comes, how many assistant messages the session
+ * has, the inputs waiting for their message, the last model, and how many entries it has seen
+ * (labels have no Pi event). Pure: Pi's types only, no I/O.
  *
- * Event and payload                       Live, in the extension                   From a session file
- * session_start {sessionId, cwd}          session_start, once per session id       the header line (id, cwd)
- * input {text}                            message_end of a user message            a user message
- * tool_result {toolName, toolCallId,      message_end of a toolResult message,     a toolResult message, input
- *   isError, input}                         input from the assistant's tool call     from its tool call
- * tool_blocked {toolName, input, reason}  tool_call that pi-quests' guard blocked  (never in a file)
- * turn_end {assistantTurns, turnIndex?}   turn_end                                 after an assistant message
- *                                                                                    and its tool results
- * agent_end {assistantTurns}              agent_end                                after a turn that ends the run
- * user_bash {command, exitCode,           user_bash, plus the exit code of the     a bashExecution message
- *   excludeFromContext}                     command it wraps
+ * Event             Live, in the extension                  From a session file
+ * session_start     session_start (+ the header's parent)    the header line
+ * input             input, joined to its user message_end    a user message
+ * tool_result       message_end of a toolResult message;     a toolResult message; its
+ *                     tool_execution_end of a nested call      nestedCalls records
+ * tool_blocked      tool_execution_end of a call that never   (never in a file)
+ *                     ran because an extension blocked it
+ * turn_end          turn_end                                 after an assistant message and
+ *                                                              its tool results
+ * agent_end         agent_settled                            after a turn that ends the run
+ * user_bash         user_bash + the exit code of its command  a bashExecution message
+ * model_select      model_select                             a model_change entry
+ * thinking_level_   thinking_level_select                    a thinking_level_change entry
+ *   select
+ * session_compact   session_compact                          a compaction entry
+ * session_tree      session_tree                             a branch_summary entry
+ * session_name      session_info_changed                     a session_info entry
+ * label             a new label entry among the session's     a label entry
+ *                     entries (`labels`, called often)
+ * context_loaded    before_agent_start                       (never in a file)
  *
  * Why these live sources, and what a session file cannot tell:
  * - `input` and `tool_result` are recorded from `message_end`, which sees exactly the messages the
- *   file stores. Pi's own `input` event has the raw text, before `/skill:` and prompt templates
- *   expand; Pi's `tool_result` event skips calls that never ran (blocked, unknown tool) and comes
- *   in completion order when tools run in parallel, while the file keeps the assistant's order.
+ *   file stores. Pi's own `input` event comes first and has what only a live session knows: the
+ *   raw text (before `/skill:` and prompt templates expand), where it came from, and whether it
+ *   steered a running turn or was queued as a follow-up. It waits until its message ends: a
+ *   steer or follow-up is delivered later, and follow-ups after steers.
+ * - A nested tool call (a tool calling `ctx.executeTool`) has no message of its own: live it comes
+ *   from `tool_execution_start`/`_end` with `parentToolCallId`; the file records it on the calling
+ *   tool's result (`nestedCalls`, ids `<caller>/<n>`), without arguments past Pi's size limit
+ *   and without an outcome for a call that never finished: those fields are then absent.
+ * - `tool_blocked`: Pi stops at the first extension that blocks a call, so pi-quests may never see
+ *   the `tool_call`. A call that ended with an error, took no time (no `durationMs`) and was not
+ *   one of Pi's own refusals (aborted, unknown tool, invalid arguments) was blocked; its reason is
+ *   the result's text. pi-quests' own guard records its blocks at once.
  * - `assistantTurns` counts the assistant messages in the session so far, this one included (all
  *   branches, in file order). Live, the count starts from the session's entries at
  *   `session_start` (a resumed session has some) and goes up with each assistant `message_end`:
@@ -30,29 +49,49 @@
  * - `turnIndex` is Pi's index of the turn within one agent run; it restarts with every run (each
  *   prompt, each retry), which the file does not mark, so the session replay leaves it out.
  *   Checks should use `assistantTurns`.
- * - `agent_end` from a file is a reading: a run that continues without a tool call (a steering or
- *   follow-up message, an extension's `continue`) gets an extra `agent_end`; a run stopped by a
- *   terminating tool result gets none.
+ * - `agent_end` live is Pi's `agent_settled`: once a run is over, retries and queued messages
+ *   included, with `aborted`. From a file it is a reading: a run that continues without a tool
+ *   call (a steering or follow-up message, an extension's `continue`) gets an extra `agent_end`;
+ *   a run stopped by a terminating tool result gets none.
  * - `user_bash` exit code: Pi's `user_bash` event comes before the command runs, so the
  *   extension gets the code by wrapping the bash operations. Pi stores a `!` command as a
  *   bashExecution message without a `message_end`; one typed while the agent runs is stored
  *   after the run, and a session file places it there. `exitCode` is null when the command was
  *   cancelled.
+ * - A model switch that changes the thinking level makes Pi announce the level first; the file
+ *   has the model first. The translator holds such a level until the model's event, so both
+ *   read model, then level.
+ * - Labels: Pi appends label entries without an event. The extension hands the session's entries
+ *   to `labels` at each turn end, after `/tree`, before `/quest` and with every other event; the
+ *   entries past the ones already seen that are labels are recorded.
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "@earendil-works/pi-ai";
 import type {
+  InputEvent,
   MessageEndEvent,
   SessionEntry,
+  SessionStartEvent,
   ToolCallEvent,
+  ToolExecutionEndEvent,
+  ToolExecutionStartEvent,
   TurnEndEvent,
   UserBashEvent,
 } from "@earendil-works/pi-coding-agent";
 import {
   agentEndEvent,
+  contextLoadedEvent,
+  type InputDetails,
   inputEvent,
+  labelEvent,
   type MessageContent,
+  messageText,
+  modelSelectEvent,
   type PiEvent,
+  sessionCompactEvent,
+  sessionNameEvent,
   sessionStartEvent,
+  sessionTreeEvent,
+  thinkingLevelSelectEvent,
   toolBlockedEvent,
   toolResultEvent,
   turnEndEvent,
@@ -83,38 +122,135 @@ export type MessageRead =
   | ToolResultMessageRead
   | Exclude<AgentMessage, { role: "user" | "assistant" | "toolResult" }>;
 
+/** A nested call as a session file records it on the calling tool's result. */
+export type NestedCallRead = {
+  id: string;
+  name: string;
+  /** Absent when Pi left them out for their size. */
+  arguments?: Record<string, unknown>;
+  status: "ok" | "error" | "unfinished";
+};
+/** A model as Pi names it. */
+export type ModelRead = { provider: string; id: string };
+/** The entries of a session, as `ctx.sessionManager.getEntries()` gives them. */
+type EntriesRead = readonly Pick<SessionEntry, "type">[];
+type LabelEntryRead = { type: "label"; targetId: string; label?: string | undefined };
+
 export type PiEventTranslator = {
   /** A session begins; `entries` are the ones it already has (a resumed or forked session). */
-  sessionStart(session: { sessionId: string; cwd: string; entries?: readonly SessionEntry[] }): PiEvent;
+  sessionStart(session: {
+    sessionId: string;
+    cwd: string;
+    reason?: SessionStartEvent["reason"];
+    parentSession?: string;
+    entries?: EntriesRead;
+    model?: ModelRead;
+  }): PiEvent;
+  /** Pi took an input: it is recorded with the user message it becomes. */
+  input(input: Pick<InputEvent, "text" | "source" | "streamingBehavior">): void;
   /** A message ended: a user's input, an assistant's tool calls (kept), a tool's result. */
   messageEnd(message: MessageRead): PiEvent | undefined;
+  /** A tool call starts running: its arguments, for a nested call's result or a block. */
+  toolExecutionStart(event: Pick<ToolExecutionStartEvent, "toolCallId" | "args">): void;
+  /** A tool call ended: a nested call's result, or a call an extension blocked. */
+  toolExecutionEnd(
+    event: Pick<
+      ToolExecutionEndEvent,
+      "toolCallId" | "toolName" | "isError" | "durationMs" | "parentToolCallId"
+    > & {
+      result?: unknown;
+    },
+  ): PiEvent[];
+  /** A nested call as a session file records it. */
+  nestedCall(call: NestedCallRead): PiEvent;
   /** `turnIndex` only live: a session file does not say where a run begins. */
   turnEnd(turn: Partial<Pick<TurnEndEvent, "turnIndex">>): PiEvent;
-  agentEnd(): PiEvent;
+  /** A run is over; `aborted` only live. */
+  agentEnd(run?: { aborted?: boolean }): PiEvent;
   /** A tool call pi-quests' guard kept from running. */
-  toolBlocked(call: Pick<ToolCallEvent, "toolName" | "input">, reason: string): PiEvent;
+  toolBlocked(
+    call: Pick<ToolCallEvent, "toolName" | "input"> & { toolCallId?: string },
+    reason: string,
+  ): PiEvent;
   /** A `!` command ran live (`exitCode` null: it was cancelled or failed to start). */
   userBash(bash: Pick<UserBashEvent, "command" | "excludeFromContext">, exitCode: number | null): PiEvent;
   /** A `!` command as a session file stores it. */
   bashExecution(message: BashExecutionRead): PiEvent;
+  /** The model changed; a thinking level held for it comes right after. `source` only live. */
+  modelSelect(model: ModelRead & { source?: "set" | "cycle" }): PiEvent[];
+  /**
+   * The thinking level changed. Live, `currentModel` is Pi's model now: when it is not the last
+   * one recorded, a model switch caused this, and the level waits for the model's event.
+   */
+  thinkingLevelSelect(level: string, currentModel?: ModelRead): PiEvent | undefined;
+  sessionCompact(compaction: { summary: string; reason?: "manual" | "threshold" | "overflow" }): PiEvent;
+  /** A `/tree` navigation, with the branch summary when one was made. */
+  sessionTree(navigation: { summary?: string }): PiEvent;
+  sessionName(name: string | undefined): PiEvent;
+  /** Live: the label entries among `entries` past the ones seen before. */
+  labels(entries: EntriesRead): PiEvent[];
+  /** A label entry as a session file stores it. */
+  label(entry: LabelEntryRead): PiEvent;
+  /** What a run's system prompt was built with: only the paths and the skill names. */
+  contextLoaded(options: {
+    contextFiles: readonly { path: string }[];
+    skills: readonly { name: string }[];
+  }): PiEvent;
 };
+
+type PendingInput = InputDetails & { rawText: string };
+
+/** Pi's own reasons for a tool call that did not run, none of them an extension's block. */
+const NOT_A_BLOCK = [
+  /^Operation aborted$/,
+  /^Tool .* not found$/,
+  /^Invalid arguments for tool /,
+  /^Validation failed for tool /,
+  /was not executed: the response hit the output token limit/,
+];
 
 export function createPiEventTranslator(): PiEventTranslator {
   // A tool result names its call; the call's arguments come with the assistant message before it.
   const toolInputs = new Map<string, Record<string, unknown>>();
+  // What `tool_execution_start` said, until the call's end.
+  const executionArgs = new Map<string, Record<string, unknown>>();
+  const guardBlocked = new Set<string>();
+  let pendingInputs: PendingInput[] = [];
   let assistantTurns = 0;
+  let entriesSeen = 0;
+  let lastModel: ModelRead | undefined;
+  let heldThinking: PiEvent | undefined;
+
+  const takeInput = (text: string): PendingInput | undefined => {
+    if (pendingInputs.length === 0) return undefined;
+    // Typed as it reached the model, else (expanded, or changed by an earlier handler) the oldest.
+    const index = Math.max(
+      0,
+      pendingInputs.findIndex((pending) => pending.rawText === text),
+    );
+    return pendingInputs.splice(index, 1)[0];
+  };
 
   return {
-    sessionStart({ sessionId, cwd, entries = [] }) {
+    sessionStart({ entries = [], model, ...session }) {
       assistantTurns = entries.filter(
-        (entry) => entry.type === "message" && entry.message.role === "assistant",
+        (entry) =>
+          entry.type === "message" &&
+          (entry as { message?: { role?: string } }).message?.role === "assistant",
       ).length;
-      return sessionStartEvent({ sessionId, cwd });
+      entriesSeen = entries.length;
+      lastModel = model;
+      return sessionStartEvent(session);
+    },
+    input({ text, source, streamingBehavior }) {
+      pendingInputs.push({ rawText: text, source, streamingBehavior });
     },
     messageEnd(message) {
       switch (message.role) {
-        case "user":
-          return inputEvent(message.content);
+        case "user": {
+          const pending = takeInput(messageText(message.content));
+          return inputEvent({ content: message.content, ...pending });
+        }
         case "assistant":
           assistantTurns++;
           // Another extension's message_end handler may hand on a message without content:
@@ -133,12 +269,98 @@ export function createPiEventTranslator(): PiEventTranslator {
           return undefined;
       }
     },
+    toolExecutionStart({ toolCallId, args }) {
+      // As the session file keeps a nested call's arguments: through JSON.
+      executionArgs.set(toolCallId, JSON.parse(JSON.stringify(args ?? {})));
+    },
+    toolExecutionEnd({ toolCallId, toolName, isError, durationMs, parentToolCallId, result }) {
+      const input = executionArgs.get(toolCallId) ?? {};
+      executionArgs.delete(toolCallId);
+      const events: PiEvent[] = [];
+      const reason = blockReason(isError, durationMs, result);
+      if (reason !== undefined && !guardBlocked.delete(toolCallId)) {
+        events.push(toolBlockedEvent({ toolName, input, reason }));
+      }
+      if (parentToolCallId !== undefined) {
+        events.push(toolResultEvent({ toolName, toolCallId, isError, input, parentToolCallId }));
+      }
+      return events;
+    },
+    nestedCall({ id, name, arguments: input, status }) {
+      return toolResultEvent({
+        toolName: name,
+        toolCallId: id,
+        isError: status === "unfinished" ? undefined : status === "error",
+        input,
+        parentToolCallId: id.slice(0, Math.max(0, id.lastIndexOf("/"))),
+      });
+    },
     turnEnd: ({ turnIndex }) => turnEndEvent({ assistantTurns, turnIndex }),
-    agentEnd: () => agentEndEvent({ assistantTurns }),
-    toolBlocked: ({ toolName, input }, reason) => toolBlockedEvent({ toolName, input, reason }),
+    agentEnd({ aborted } = {}) {
+      // Inputs that never became a message (queues cleared, or handled by an extension).
+      pendingInputs = [];
+      return agentEndEvent({ assistantTurns, aborted });
+    },
+    toolBlocked({ toolName, input, toolCallId }, reason) {
+      if (toolCallId !== undefined) guardBlocked.add(toolCallId);
+      return toolBlockedEvent({ toolName, input, reason });
+    },
     userBash: ({ command, excludeFromContext }, exitCode) =>
       userBashEvent({ command, exitCode, excludeFromContext }),
     bashExecution: ({ command, exitCode, excludeFromContext }) =>
       userBashEvent({ command, exitCode, excludeFromContext }),
+    modelSelect({ provider, id, source }) {
+      lastModel = { provider, id };
+      const events = [modelSelectEvent({ provider, modelId: id, source })];
+      if (heldThinking) events.push(heldThinking);
+      heldThinking = undefined;
+      return events;
+    },
+    thinkingLevelSelect(level, currentModel) {
+      const event = thinkingLevelSelectEvent({ level });
+      const switching =
+        currentModel !== undefined &&
+        (currentModel.provider !== lastModel?.provider || currentModel.id !== lastModel?.id);
+      if (!switching) return event;
+      heldThinking = event;
+      return undefined;
+    },
+    sessionCompact: ({ summary, reason }) => sessionCompactEvent({ summary, reason }),
+    sessionTree: ({ summary }) => sessionTreeEvent({ summary }),
+    sessionName: (name) => sessionNameEvent({ name }),
+    labels(entries) {
+      const fresh = entries.slice(entriesSeen);
+      entriesSeen = entries.length;
+      return fresh.flatMap((entry) =>
+        entry.type === "label" ? [labelEventOf(entry as LabelEntryRead)] : [],
+      );
+    },
+    label: labelEventOf,
+    contextLoaded: ({ contextFiles, skills }) =>
+      contextLoadedEvent({
+        contextFiles: contextFiles.map((file) => file.path),
+        skills: skills.map((skill) => skill.name),
+      }),
   };
+}
+
+function labelEventOf({ targetId, label }: LabelEntryRead): PiEvent {
+  return labelEvent({ label, entryId: targetId });
+}
+
+/** The reason an extension gave for blocking a call, or undefined when the call ran or Pi refused it. */
+function blockReason(isError: boolean, durationMs: number | undefined, result: unknown): string | undefined {
+  if (!isError || durationMs !== undefined) return undefined;
+  const text = firstText(result) ?? "";
+  return NOT_A_BLOCK.some((pattern) => pattern.test(text)) ? undefined : text;
+}
+
+function firstText(result: unknown): string | undefined {
+  const content = (result as { content?: unknown } | null | undefined)?.content;
+  if (!Array.isArray(content)) return undefined;
+  const block = content.find(
+    (item): item is { type: "text"; text: string } =>
+      typeof item === "object" && item !== null && item.type === "text" && typeof item.text === "string",
+  );
+  return block?.text;
 }

@@ -7,7 +7,7 @@
  */
 
 import type { EventLog } from "../events/log-writer.ts";
-import { PI_EVENTS, type PiEvent } from "../events/names.ts";
+import { EVALUATION_TRIGGERS, PI_EVENTS, type PiEvent } from "../events/names.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { confirmationPrompt } from "../verifier/checks/registry.ts";
@@ -120,7 +120,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
   return {
     record(event) {
       recordEvent(event);
-      if (event.name === PI_EVENTS.turnEnd || event.name === PI_EVENTS.agentEnd) evaluation.turnEnd();
+      if (EVALUATION_TRIGGERS.has(event.name)) evaluation.turnEnd();
     },
     command: (args) => runQuestCommand(args, context),
     quests: () => pack.map(({ id, title }) => ({ id, title })),

@@ -31,26 +31,89 @@ const uiOf = (ctx: ExtensionContext): QuestUi => questUi(ctx, truncateToWidth);
 export default function piQuests(pi: ExtensionAPI): void {
   const quests = createQuestHost();
   const translator = createPiEventTranslator();
-  const record = (event: PiEvent | undefined) => {
-    if (event) quests.record(event);
+  const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
+    for (const event of events === undefined ? [] : "name" in events ? [events] : events)
+      quests.record(event);
   };
+  // Labels have no Pi event: each handler first records the label entries Pi appended since.
+  const withLabels =
+    <E>(handle: (event: E, ctx: ExtensionContext) => PiEvent | readonly PiEvent[] | undefined) =>
+    (event: E, ctx: ExtensionContext) => {
+      record(translator.labels(ctx.sessionManager.getEntries()));
+      record(handle(event, ctx));
+    };
 
-  pi.on("session_start", (_event, ctx) => {
+  pi.on("session_start", (event, ctx) => {
     const sessionId = ctx.sessionManager.getSessionId();
     const entries = ctx.sessionManager.getEntries();
-    quests.start(ctx, sessionId, translator.sessionStart({ sessionId, cwd: ctx.cwd, entries }));
+    const parentSession = ctx.sessionManager.getHeader()?.parentSession;
+    const started = translator.sessionStart({
+      sessionId,
+      cwd: ctx.cwd,
+      reason: event.reason,
+      ...(parentSession ? { parentSession } : {}),
+      entries,
+      model: ctx.model,
+    });
+    quests.start(ctx, sessionId, started);
   });
   pi.on("session_shutdown", () => quests.shutdown());
+  pi.on("input", (event) => {
+    translator.input(event);
+  });
+  pi.on("before_agent_start", (event) => record(translator.contextLoaded(event.systemPromptOptions)));
   pi.on("tool_call", (event, ctx) => blockGuardedCall(event, ctx, translator, record));
-  pi.on("message_end", (event) => record(translator.messageEnd(event.message)));
-  pi.on("turn_end", (event) => record(translator.turnEnd(event)));
-  pi.on("agent_end", () => record(translator.agentEnd()));
-  pi.on("user_bash", (event) => (quests.running() ? recordExitCode(event, translator, record) : undefined));
+  pi.on("tool_execution_start", (event) => translator.toolExecutionStart(event));
+  pi.on("tool_execution_end", (event) => record(translator.toolExecutionEnd(event)));
+  pi.on(
+    "message_end",
+    withLabels((event) => translator.messageEnd(event.message)),
+  );
+  pi.on(
+    "turn_end",
+    withLabels((event) => translator.turnEnd(event)),
+  );
+  pi.on(
+    "agent_settled",
+    withLabels((event) => translator.agentEnd({ aborted: event.aborted })),
+  );
+  pi.on(
+    "model_select",
+    withLabels((event) =>
+      event.source === "restore"
+        ? undefined
+        : translator.modelSelect({ ...event.model, source: event.source }),
+    ),
+  );
+  pi.on(
+    "thinking_level_select",
+    withLabels((event, ctx) => translator.thinkingLevelSelect(event.level, ctx.model)),
+  );
+  pi.on(
+    "session_compact",
+    withLabels((event) =>
+      translator.sessionCompact({ summary: event.compactionEntry.summary, reason: event.reason }),
+    ),
+  );
+  pi.on(
+    "session_info_changed",
+    withLabels((event) => translator.sessionName(event.name)),
+  );
+  pi.on("session_tree", (event, ctx) => {
+    record(translator.sessionTree({ summary: event.summaryEntry?.summary }));
+    // A label given with the navigation comes after it in the session, as here.
+    record(translator.labels(ctx.sessionManager.getEntries()));
+  });
+  pi.on("user_bash", (event, ctx) => {
+    record(translator.labels(ctx.sessionManager.getEntries()));
+    return quests.running() ? recordExitCode(event, translator, record) : undefined;
+  });
 
   pi.registerCommand("quest", {
     description: "Quests: list, start ID, check, hint, status, reset",
     getArgumentCompletions: (prefix) => questCompletions(prefix, quests.controller()?.quests() ?? []),
     handler: async (args, ctx) => {
+      record(translator.labels(ctx.sessionManager.getEntries()));
       const controller = await quests.commandController(ctx);
       if (!controller) {
         uiOf(ctx).say("pi-quests is not running in this session (see the earlier notification).");

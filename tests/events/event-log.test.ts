@@ -2,13 +2,13 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyRecord } from "../../src/core/seal.ts";
+import { MAX_STRING_CHARS } from "../../src/events/bounds.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import {
   createEventLog,
   DEFAULT_MAX_EVENTS,
   type EventLog,
   type EventLogOptions,
-  MAX_STRING_CHARS,
   nextSeqOf,
 } from "../../src/events/log-writer.ts";
 import {
@@ -71,7 +71,7 @@ describe("recording", () => {
   it("numbers events in order from firstSeq and returns each as recorded", () => {
     const log = openLog({ firstSeq: 7 });
     expect(log.nextSeq()).toBe(7);
-    const first = log.record(inputEvent("hello"), "session-1");
+    const first = log.record(inputEvent({ content: "hello" }), "session-1");
     const second = log.record(turnEndEvent({ assistantTurns: 1 }));
     expect(first).toEqual({ name: "input", sessionId: "session-1", seq: 7, payload: { text: "hello" } });
     expect(second).toEqual({ name: "turn_end", seq: 8, payload: { assistantTurns: 1 } });
@@ -81,20 +81,20 @@ describe("recording", () => {
 
   it("leaves out an empty session id", () => {
     const log = openLog();
-    expect(log.record(inputEvent("hi"), "")).not.toHaveProperty("sessionId");
+    expect(log.record(inputEvent({ content: "hi" }), "")).not.toHaveProperty("sessionId");
   });
 
   it("holds the events it was opened with, before the new ones", () => {
     const old: VerifierEvent = { name: "input", seq: 3, payload: { text: "before" } };
     const log = openLog({ events: [old], firstSeq: 4 });
-    const added = log.record(inputEvent("after"));
+    const added = log.record(inputEvent({ content: "after" }));
     expect(log.events()).toEqual([old, added]);
   });
 
   it("writes one JSON line an event: after flush the file equals the events", async () => {
     const file = eventsFile();
     const log = openLog({ file });
-    log.record(inputEvent("hello"), "s");
+    log.record(inputEvent({ content: "hello" }), "s");
     log.record(
       toolResultEvent({ toolName: "write", toolCallId: "c1", isError: false, input: { path: "a" } }),
       "s",
@@ -107,11 +107,11 @@ describe("recording", () => {
   it("appends to an existing file, keeping what was there", async () => {
     const file = eventsFile();
     const first = openLog({ file });
-    first.record(inputEvent("one"));
+    first.record(inputEvent({ content: "one" }));
     await first.flush();
     const reopened = await readEventLog(file, SEALER, "lenient");
     const second = openLog({ file, events: reopened.events, firstSeq: 1 });
-    second.record(inputEvent("two"));
+    second.record(inputEvent({ content: "two" }));
     await second.flush();
     expect(await fileEvents(file)).toEqual([
       { name: "input", seq: 0, payload: { text: "one" } },
@@ -126,7 +126,7 @@ describe("recording", () => {
       file: join(dir, "not-a-folder", "events.jsonl"),
       onWriteError: (e) => errors.push(e),
     });
-    expect(() => log.record(inputEvent("hi"))).not.toThrow();
+    expect(() => log.record(inputEvent({ content: "hi" }))).not.toThrow();
     await log.flush(); // resolves, does not reject
     expect(errors.length).toBeGreaterThan(0);
     // mkdir of the folder meets a file there.
@@ -153,7 +153,7 @@ describe("recording", () => {
       // A turn of the event loop with nothing recorded, as while Pi loads the session.
       await new Promise((resolve) => setTimeout(resolve, 0));
       await new Promise((resolve) => setImmediate(resolve));
-      log.record(inputEvent("hi"));
+      log.record(inputEvent({ content: "hi" }));
       await log.flush();
     } finally {
       process.off("unhandledRejection", catchIt);
@@ -223,12 +223,12 @@ describe("the log is bounded", () => {
   it("past maxEvents drops the oldest ordinary events down to three quarters, keeping lifecycle events", () => {
     const log = openLog({ maxEvents: 8 });
     log.record(activated("first-prompt")); // seq 0
-    log.record(inputEvent("1")); // seq 1
+    log.record(inputEvent({ content: "1" })); // seq 1
     log.record(completed("first-prompt")); // seq 2
     log.record(activated("first-file")); // seq 3
-    for (let i = 2; i <= 5; i++) log.record(inputEvent(String(i))); // seq 4..7: 8 events, the limit
+    for (let i = 2; i <= 5; i++) log.record(inputEvent({ content: String(i) })); // seq 4..7: 8 events, the limit
     expect(log.events()).toHaveLength(8);
-    log.record(inputEvent("6")); // seq 8: 9 events, 6 are kept
+    log.record(inputEvent({ content: "6" })); // seq 8: 9 events, 6 are kept
     expect(log.events().map((event) => event.seq)).toEqual([0, 2, 3, 6, 7, 8]);
     expect(log.events().map((event) => event.name)).toEqual([
       QUEST_ACTIVATED_EVENT,
@@ -245,7 +245,7 @@ describe("the log is bounded", () => {
     const file = eventsFile();
     const log = openLog({ file, maxEvents: 4 });
     log.record(activated("q"));
-    for (let i = 0; i < 6; i++) log.record(inputEvent(String(i)));
+    for (let i = 0; i < 6; i++) log.record(inputEvent({ content: String(i) }));
     await log.flush();
     expect(await fileEvents(file)).toEqual(log.events());
     log.record(turnEndEvent({ assistantTurns: 1 }));
@@ -257,7 +257,7 @@ describe("the log is bounded", () => {
 
   it("Infinity keeps everything", () => {
     const log = openLog({ maxEvents: Number.POSITIVE_INFINITY });
-    for (let i = 0; i < 50; i++) log.record(inputEvent(String(i)));
+    for (let i = 0; i < 50; i++) log.record(inputEvent({ content: String(i) }));
     expect(log.events()).toHaveLength(50);
   });
 });
@@ -275,7 +275,7 @@ describe("nextSeqOf: where a log continues, from its last line", () => {
   it("is one past the last event's seq", async () => {
     const file = eventsFile();
     const log = openLog({ file, firstSeq: 40 });
-    for (let i = 0; i < 3; i++) log.record(inputEvent(String(i)));
+    for (let i = 0; i < 3; i++) log.record(inputEvent({ content: String(i) }));
     await log.flush();
     expect(await nextSeqOf(file, SEALER)).toBe(43);
     expect(await nextSeqOf(file, SEALER)).toBe(log.nextSeq());
@@ -293,7 +293,7 @@ describe("nextSeqOf: where a log continues, from its last line", () => {
     // can make a line of any length. A wrong answer here numbers new events from 0 again.
     const file = eventsFile();
     const log = openLog({ file });
-    log.record(inputEvent("before"));
+    log.record(inputEvent({ content: "before" }));
     log.record(
       toolResultEvent({
         toolName: "edit",
@@ -347,7 +347,7 @@ describe("readEventLog: reading a log back", () => {
     const file = eventsFile();
     const log = openLog({ file });
     log.record(activated("first-file"), "s1");
-    log.record(inputEvent("x".repeat(MAX_STRING_CHARS + 10)), "s1");
+    log.record(inputEvent({ content: "x".repeat(MAX_STRING_CHARS + 10) }), "s1");
     await log.flush();
     expect(await readEventLog(file, SEALER, "lenient")).toEqual({
       events: log.events(),
@@ -362,7 +362,7 @@ describe("the file is what `pi-quests check --events` reads", () => {
     const file = eventsFile();
     const log = openLog({ file });
     log.record(activated("first-file"), "s1");
-    log.record(inputEvent("create hello.txt"), "s1");
+    log.record(inputEvent({ content: "create hello.txt" }), "s1");
     log.record(
       toolResultEvent({ toolName: "write", toolCallId: "c1", isError: false, input: { path: "hello.txt" } }),
       "s1",
@@ -380,7 +380,7 @@ describe("the file is what `pi-quests check --events` reads", () => {
     const file = eventsFile();
     const log = openLog({ file, maxEvents: 5 });
     log.record(activated("q"), "s1");
-    for (let i = 0; i < 12; i++) log.record(inputEvent(String(i)), "s1");
+    for (let i = 0; i < 12; i++) log.record(inputEvent({ content: String(i) }), "s1");
     await log.flush();
     expect(await readEventLog(file, SEALER, "strict")).toEqual({
       ok: true,
@@ -392,11 +392,11 @@ describe("the file is what `pi-quests check --events` reads", () => {
   it("and after a restart continued it from nextSeqOf", async () => {
     const file = eventsFile();
     const first = openLog({ file });
-    first.record(inputEvent("one"), "s1");
+    first.record(inputEvent({ content: "one" }), "s1");
     first.record(turnEndEvent({ assistantTurns: 1 }), "s1");
     await first.flush();
     const second = openLog({ file, firstSeq: await nextSeqOf(file, SEALER) });
-    second.record(inputEvent("two"), "s2");
+    second.record(inputEvent({ content: "two" }), "s2");
     await second.flush();
     const read = await readEventLog(file, SEALER, "strict");
     expect(read.ok && read.events.map((event) => [event.seq, event.sessionId])).toEqual([
@@ -412,7 +412,7 @@ describe("the folder", () => {
     const dir = makeWorkspace();
     const file = join(dir, "a", "b", "events.jsonl");
     const log = openLog({ file });
-    log.record(inputEvent("hi"));
+    log.record(inputEvent({ content: "hi" }));
     await log.flush();
     expect(await readdir(join(dir, "a", "b"))).toEqual(["events.jsonl"]);
   });
@@ -421,7 +421,7 @@ describe("the folder", () => {
     const dir = makeWorkspace();
     await mkdir(join(dir, "data"));
     const log = openLog({ file: join(dir, "data", "events.jsonl") });
-    log.record(inputEvent("hi"));
+    log.record(inputEvent({ content: "hi" }));
     await log.flush();
     expect(await fileEvents(join(dir, "data", "events.jsonl"))).toHaveLength(1);
   });

@@ -236,3 +236,274 @@ describe("user_bash, and a `!` command in a session file", () => {
     });
   });
 });
+
+describe("session_start (version 2)", () => {
+  it("records why the session started and its parent session, when Pi says", () => {
+    expect(
+      createPiEventTranslator().sessionStart({
+        ...SESSION,
+        reason: "fork",
+        parentSession: "/s/parent.jsonl",
+      }),
+    ).toEqual({
+      name: "session_start",
+      payload: { ...SESSION, reason: "fork", parentSession: "/s/parent.jsonl" },
+    });
+  });
+});
+
+describe("input, joined to the user message it becomes", () => {
+  it("records the raw text and source of an input Pi took while idle", () => {
+    const translator = started();
+    translator.input({ text: "Create hello.txt", source: "rpc" });
+    expect(translator.messageEnd(user("Create hello.txt"))).toEqual({
+      name: "input",
+      payload: { text: "Create hello.txt", rawText: "Create hello.txt", source: "rpc" },
+    });
+  });
+
+  it("keeps the text as typed when a template expanded it for the model", () => {
+    const translator = started();
+    translator.input({ text: "/review src/add.js", source: "interactive" });
+    expect(translator.messageEnd(user("Review src/add.js for bugs."))?.payload).toEqual({
+      text: "Review src/add.js for bugs.",
+      rawText: "/review src/add.js",
+      source: "interactive",
+    });
+  });
+
+  it("pairs steers and follow-ups with their messages in the order Pi delivers them", () => {
+    const translator = started();
+    translator.input({ text: "Run the tests", source: "rpc" });
+    translator.messageEnd(user("Run the tests"));
+    translator.input({ text: "then commit", source: "rpc", streamingBehavior: "followUp" });
+    translator.input({ text: "use npm, not yarn", source: "rpc", streamingBehavior: "steer" });
+    // Pi delivers the steer first, after the running turn's tools; the follow-up when it would stop.
+    expect(translator.messageEnd(user("use npm, not yarn"))?.payload).toEqual({
+      text: "use npm, not yarn",
+      rawText: "use npm, not yarn",
+      source: "rpc",
+      streamingBehavior: "steer",
+    });
+    expect(translator.messageEnd(user("then commit"))?.payload).toMatchObject({
+      streamingBehavior: "followUp",
+    });
+  });
+
+  it("forgets inputs that never became a message once the run is over", () => {
+    const translator = started();
+    translator.input({ text: "queued, then cleared", source: "rpc", streamingBehavior: "followUp" });
+    translator.agentEnd({ aborted: true });
+    expect(translator.messageEnd(user("next"))?.payload).toEqual({ text: "next" });
+  });
+});
+
+describe("agent_end from agent_settled", () => {
+  it("says whether the run was aborted", () => {
+    expect(started().agentEnd({ aborted: true })).toEqual({
+      name: "agent_end",
+      payload: { assistantTurns: 0, aborted: true },
+    });
+    expect(started().agentEnd({ aborted: false }).payload).toEqual({ assistantTurns: 0, aborted: false });
+  });
+});
+
+describe("nested tool calls", () => {
+  it("records a call another tool made, with its arguments and its caller", () => {
+    const translator = started();
+    translator.toolExecutionStart({ toolCallId: "call-1/1", args: { path: "a.txt" } });
+    expect(
+      translator.toolExecutionEnd({
+        toolCallId: "call-1/1",
+        toolName: "read",
+        isError: false,
+        durationMs: 3,
+        parentToolCallId: "call-1",
+      }),
+    ).toEqual([
+      {
+        name: "tool_result",
+        payload: {
+          toolName: "read",
+          toolCallId: "call-1/1",
+          isError: false,
+          input: { path: "a.txt" },
+          parentToolCallId: "call-1",
+        },
+      },
+    ]);
+  });
+
+  it("records nothing at the end of a model's own call: its result message does", () => {
+    const translator = started();
+    translator.toolExecutionStart({ toolCallId: "call-1", args: { path: "a.txt" } });
+    expect(
+      translator.toolExecutionEnd({ toolCallId: "call-1", toolName: "read", isError: false, durationMs: 2 }),
+    ).toEqual([]);
+  });
+
+  it("reads a session file's record of one: outcome and arguments only where the file has them", () => {
+    const translator = started();
+    expect(
+      translator.nestedCall({ id: "c/2", name: "write", arguments: { path: "x" }, status: "error" }),
+    ).toEqual({
+      name: "tool_result",
+      payload: {
+        toolName: "write",
+        toolCallId: "c/2",
+        isError: true,
+        input: { path: "x" },
+        parentToolCallId: "c",
+      },
+    });
+    expect(translator.nestedCall({ id: "c/1/1", name: "read", status: "unfinished" }).payload).toStrictEqual({
+      toolName: "read",
+      toolCallId: "c/1/1",
+      parentToolCallId: "c/1",
+    });
+  });
+});
+
+describe("a call an extension blocked", () => {
+  const blocked = (text: string, extra: { parentToolCallId?: string } = {}) => ({
+    toolCallId: "call-5",
+    toolName: "bash",
+    isError: true,
+    result: { content: [{ type: "text", text }], details: {} },
+    ...extra,
+  });
+
+  it("is recorded with the extension's reason, whichever extension blocked it", () => {
+    const translator = started();
+    translator.toolExecutionStart({ toolCallId: "call-5", args: { command: "rm -rf /" } });
+    expect(translator.toolExecutionEnd(blocked("dangerous command"))).toEqual([
+      {
+        name: "tool_blocked",
+        payload: { toolName: "bash", input: { command: "rm -rf /" }, reason: "dangerous command" },
+      },
+    ]);
+  });
+
+  it("is not a call Pi itself refused: aborted, unknown, or with invalid arguments", () => {
+    for (const text of [
+      "Operation aborted",
+      "Tool nope not found",
+      'Validation failed for tool "bash":\n  - command: required',
+      'Invalid arguments for tool "bash": bad JSON',
+    ]) {
+      expect(started().toolExecutionEnd(blocked(text))).toEqual([]);
+    }
+  });
+
+  it("is not a call that ran and failed (it took time)", () => {
+    expect(started().toolExecutionEnd({ ...blocked("exit 1"), durationMs: 40 })).toEqual([]);
+  });
+
+  it("is recorded once when pi-quests' guard blocked it", () => {
+    const translator = started();
+    translator.toolBlocked({ toolCallId: "call-5", toolName: "bash", input: {} }, "pi-quests' records");
+    expect(translator.toolExecutionEnd(blocked("pi-quests' records"))).toEqual([]);
+  });
+});
+
+describe("model and thinking level", () => {
+  const one = { provider: "scripted", id: "scripted-1" };
+  const two = { provider: "scripted", id: "scripted-2" };
+
+  it("records a model switch and where it came from", () => {
+    expect(started().modelSelect({ ...two, source: "cycle" })).toEqual([
+      { name: "model_select", payload: { provider: "scripted", modelId: "scripted-2", source: "cycle" } },
+    ]);
+  });
+
+  it("records a thinking level set on the current model at once", () => {
+    const translator = createPiEventTranslator();
+    translator.sessionStart({ ...SESSION, model: one });
+    expect(translator.thinkingLevelSelect("high", one)).toEqual({
+      name: "thinking_level_select",
+      payload: { level: "high" },
+    });
+  });
+
+  it("puts a level a model switch changed after the switch, as the session file has them", () => {
+    const translator = createPiEventTranslator();
+    translator.sessionStart({ ...SESSION, model: two });
+    // Pi announces the clamped level first, with its model already the new one.
+    expect(translator.thinkingLevelSelect("off", one)).toBeUndefined();
+    expect(translator.modelSelect({ ...one, source: "cycle" }).map((event) => event.name)).toEqual([
+      "model_select",
+      "thinking_level_select",
+    ]);
+    expect(translator.thinkingLevelSelect("low", one)?.name).toBe("thinking_level_select");
+  });
+});
+
+describe("compaction, /tree and the session's name", () => {
+  it("records a compaction's reason and summary", () => {
+    expect(started().sessionCompact({ summary: "Summary: hello.txt exists.", reason: "manual" })).toEqual({
+      name: "session_compact",
+      payload: { reason: "manual", summary: "Summary: hello.txt exists." },
+    });
+  });
+
+  it("records a /tree navigation with or without a branch summary", () => {
+    expect(started().sessionTree({ summary: "Tried a rewrite." }).payload).toEqual({
+      summarized: true,
+      summary: "Tried a rewrite.",
+    });
+    expect(started().sessionTree({}).payload).toEqual({ summarized: false });
+  });
+
+  it("records a new name, and a cleared one as null", () => {
+    expect(started().sessionName("fix-add").payload).toEqual({ name: "fix-add" });
+    expect(started().sessionName(undefined).payload).toEqual({ name: null });
+  });
+});
+
+describe("labels, which Pi appends without an event", () => {
+  const label = (id: string, targetId: string, text?: string) => ({
+    type: "label" as const,
+    id,
+    parentId: null,
+    timestamp: "2026-03-14T09:31:00.000Z",
+    targetId,
+    label: text,
+  });
+
+  it("records the label entries added since the last look, once each", () => {
+    const translator = createPiEventTranslator();
+    const history = [messageEntry("e1", user("Hi")), label("e2", "e1", "old")];
+    translator.sessionStart({ ...SESSION, entries: history });
+    const now = [
+      ...history,
+      messageEntry("e3", assistant([{ type: "text", text: "Hello" }])),
+      label("e4", "e3", "good"),
+    ];
+    expect(translator.labels(now)).toEqual([{ name: "label", payload: { label: "good", entryId: "e3" } }]);
+    expect(translator.labels(now)).toEqual([]);
+    expect(translator.labels([...now, label("e5", "e3")])).toEqual([
+      { name: "label", payload: { label: null, entryId: "e3" } },
+    ]);
+  });
+
+  it("reads a session file's label entry the same way", () => {
+    expect(started().label(label("e9", "e3", "checkpoint"))).toEqual({
+      name: "label",
+      payload: { label: "checkpoint", entryId: "e3" },
+    });
+  });
+});
+
+describe("context_loaded", () => {
+  it("records the context files' paths and the skills' names, never their contents", () => {
+    const event = started().contextLoaded({
+      contextFiles: [{ path: "/w/AGENTS.md", content: "Always run npm test." } as { path: string }],
+      skills: [{ name: "deploy", description: "Deploys" } as { name: string }],
+    });
+    expect(event).toEqual({
+      name: "context_loaded",
+      payload: { contextFiles: ["/w/AGENTS.md"], skills: ["deploy"] },
+    });
+    expect(JSON.stringify(event)).not.toContain("npm test");
+  });
+});

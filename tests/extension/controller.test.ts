@@ -363,7 +363,7 @@ describe("starting", () => {
 describe("recorded events", () => {
   it("go to the event log with the session id, and reach the file", async () => {
     const h = await start();
-    h.controller.record(inputEvent("hello"));
+    h.controller.record(inputEvent({ content: "hello" }));
     expect(h.log.events().at(-1)).toEqual({
       name: "input",
       sessionId: SESSION,
@@ -408,7 +408,7 @@ describe("recorded events", () => {
   it("other events schedule nothing", async () => {
     const h = await start();
     await h.controller.idle();
-    h.controller.record(inputEvent("hi"));
+    h.controller.record(inputEvent({ content: "hi" }));
     h.controller.record(toolResultEvent({ toolName: "read", toolCallId: "c1", isError: false, input: {} }));
     await h.controller.idle();
     expect(h.evaluators.runs).toHaveLength(1);
@@ -418,7 +418,7 @@ describe("recorded events", () => {
     const h = await start();
     await h.controller.idle();
     h.evaluators.verdict("alpha", "pass");
-    h.controller.record(inputEvent("hello")); // seq 1
+    h.controller.record(inputEvent({ content: "hello" })); // seq 1
     h.controller.record(agentEndEvent({ assistantTurns: 1 })); // seq 2, then alpha passes
     await h.controller.idle();
     const betaRun = h.evaluators.runs.find((run) => run.quest === "beta");
@@ -697,7 +697,7 @@ describe("/quest check with confirm checks", () => {
     await h.controller.command("check");
     expect(h.ui.confirms()).toHaveLength(1);
 
-    h.controller.record(inputEvent("hi Pi"));
+    h.controller.record(inputEvent({ content: "hi Pi" }));
     h.controller.record(agentEndEvent({ assistantTurns: 1 }));
     await h.controller.idle();
     expect(h.ui.notes()).toContainEqual({
@@ -934,7 +934,7 @@ describe("a restart over the same progress and event log", () => {
     const dir = makeWorkspace();
     const first = await start({ dir });
     await first.controller.idle();
-    first.controller.record(inputEvent("hello")); // seq 1, before the restart
+    first.controller.record(inputEvent({ content: "hello" })); // seq 1, before the restart
     await first.controller.command("hint");
     const pinned = (await first.progress()).active;
     await first.controller.dispose();
@@ -963,7 +963,7 @@ describe("a restart over the same progress and event log", () => {
     const dir = makeWorkspace();
     const first = await start({ dir, createEvaluator: realEvaluators(dir).createEvaluator });
     await first.controller.idle();
-    first.controller.record(inputEvent("hello"));
+    first.controller.record(inputEvent({ content: "hello" }));
     await first.controller.dispose();
 
     const second = await start({
@@ -994,10 +994,10 @@ describe("a restart over the same progress and event log", () => {
   it("numbers new events after the old ones", async () => {
     const dir = makeWorkspace();
     const first = await start({ dir });
-    first.controller.record(inputEvent("one"));
+    first.controller.record(inputEvent({ content: "one" }));
     await first.controller.dispose();
     const second = await start({ dir });
-    second.controller.record(inputEvent("two"));
+    second.controller.record(inputEvent({ content: "two" }));
     await second.controller.dispose();
     const { events } = await readEventLog(second.eventsFile, EVENTS_SEALER, "lenient");
     expect(events.map((event) => [event.seq, event.name])).toEqual([
@@ -1074,7 +1074,7 @@ describe("dispose", () => {
 
   it("writes every recorded event to the file", async () => {
     const h = await start();
-    for (let i = 0; i < 20; i++) h.controller.record(inputEvent(`message ${i}`));
+    for (let i = 0; i < 20; i++) h.controller.record(inputEvent({ content: `message ${i}` }));
     await h.controller.dispose();
     expect((await readEventLog(h.eventsFile, EVENTS_SEALER, "lenient")).events).toEqual(h.log.events());
   });

@@ -129,7 +129,7 @@ async function openLearner(pack: string, again?: Learner): Promise<Learner> {
 
 /** The first quest done: a message and a finished run, so the second quest activates on the sandbox. */
 async function finishSetup(learner: Learner): Promise<void> {
-  learner.controller.record(inputEvent("hi Pi"));
+  learner.controller.record(inputEvent({ content: "hi Pi" }));
   learner.controller.record(agentEndEvent({ assistantTurns: 1 }));
   await learner.controller.idle();
   expect(learner.progress().active?.questId).toBe("greet");
