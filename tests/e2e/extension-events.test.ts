@@ -97,7 +97,11 @@ describe("event recording", () => {
     const payloadOf = (name: string) => events.find((event) => event.name === name)?.payload;
     expect(payloadOf("session_start")).toMatchObject({ reason: "startup" });
     // Print mode hands Pi the prompt as typed input.
-    expect(payloadOf("input")).toEqual({ text: "Write hello.txt", rawText: "Write hello.txt", source: "interactive" });
+    expect(payloadOf("input")).toEqual({
+      text: "Write hello.txt",
+      rawText: "Write hello.txt",
+      source: "interactive",
+    });
     expect(payloadOf("agent_end")).toEqual({ assistantTurns: 2, aborted: false });
     expect(events.find((event) => event.name === "tool_result")?.payload).toMatchObject({
       toolName: "write",
