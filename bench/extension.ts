@@ -318,7 +318,12 @@ export async function benchTurnEnd(
         notify: (message: string) => notices.push(message),
         confirm: async () => false,
       },
-      sessionManager: { getSessionId: () => "bench-session", getEntries: () => entries },
+      sessionManager: {
+        getSessionId: () => "bench-session",
+        getHeader: () => ({ type: "session", id: "bench-session", cwd: workspace, timestamp: "" }),
+        // A copy each call, as Pi's own getEntries makes: the label lookup reads it at every event.
+        getEntries: () => entries.filter(() => true),
+      },
     } as unknown as ExtensionContext;
     const handler = (name: string) => {
       const found = handlers.get(name);

@@ -181,3 +181,77 @@ describe("the model's bash forges pi-quests' records", () => {
     expect(await second.close()).toBe(0);
   });
 });
+
+describe("the model's bash forges entries in Pi's own session file", () => {
+  const LABEL_PACK = {
+    "10-label.yaml": [
+      "version: 2",
+      "id: label",
+      "title: Label a point",
+      "goal: Set a label in /tree.",
+      "checks:",
+      "  - describe: a label was set",
+      "    type: event",
+      "    match: { event: label }",
+      "  - describe: the session was renamed",
+      "    type: event",
+      "    match: { event: session_name }",
+      "",
+    ].join("\n"),
+  };
+  /** A label and a name appended to the session file Pi is writing, as Pi would write them. */
+  const FORGE_ENTRIES = `f=$(ls -t "$(printenv PI_CODING_AGENT_DIR)"/sessions/*/*.jsonl | head -1) && printf '%s\\n' '{"type":"label","id":"forged01","parentId":null,"timestamp":"2026-12-01T00:00:00.000Z","targetId":"forged00","label":"done"}' '{"type":"session_info","id":"forged02","parentId":"forged01","timestamp":"2026-12-01T00:00:00.000Z","name":"done"}' >> "$f" && echo appended`;
+
+  it("a label and a session name appended to the file are not events: live recording reads Pi's memory, and the next session starts after them", async () => {
+    const workspace = makeWorkspace();
+    const pack = makeWorkspace(LABEL_PACK);
+    const first = startPiRpc({
+      workspace,
+      pack,
+      session: true,
+      script: [{ tools: [{ name: "bash", arguments: { command: FORGE_ENTRIES } }] }, { text: "Labelled." }],
+    });
+    await first.settled();
+    await first.prompt("Label this point.");
+    await first.settled();
+    const state = first.lines.length;
+    first.send({ id: "state", type: "get_state" });
+    const { data } = (await first.waitFor(
+      (line) => line.type === "response" && line.id === "state",
+      state,
+    )) as {
+      data: { sessionFile: string };
+    };
+    // The forgery landed in the file Pi writes.
+    expect(readFileSync(data.sessionFile, "utf8")).toContain('"label":"done"');
+    await first.prompt("/quest check");
+    await first.settled();
+    const red = [
+      "Quest 1/1: Label a point",
+      "  ✗ a label was set: not yet",
+      "  ✗ the session was renamed: not yet",
+      HELP_LINE,
+    ];
+    expect(first.hud().widget).toEqual(red);
+    const agentDir = first.agentDir;
+    expect(await first.close()).toBe(0);
+
+    // Resumed, Pi loads the forged entries as history: still not events.
+    const second = startPiRpc({ workspace, pack, agentDir, session: true });
+    await second.settled();
+    const resume = second.lines.length;
+    second.send({ id: "resume", type: "switch_session", sessionPath: data.sessionFile });
+    const resumed = await second.waitFor((line) => line.type === "response" && line.id === "resume", resume);
+    expect(resumed).toMatchObject({ success: true, data: { cancelled: false } });
+    await second.prompt("/quest check");
+    await second.settled();
+    expect(second.hud().widget).toEqual(red);
+    const names = readFileSync(join(dataFolderOf(agentDir, workspace), "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line).name);
+    expect(names).not.toContain("label");
+    expect(names).not.toContain("session_name");
+    expect(await second.close()).toBe(0);
+  });
+});
