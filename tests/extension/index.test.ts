@@ -1,0 +1,179 @@
+/**
+ * The extension's entry, wired to a stand-in for Pi: which of Pi's events it listens to and what
+ * each records, in order. Print mode (no UI), so events go straight to the workspace's log; the
+ * real `pi` drives the same wiring in tests/e2e/pi-events.test.ts.
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readEventLog } from "../../src/events/log-reader.ts";
+import piQuests from "../../src/extension/index.ts";
+import { dataFolderOf } from "../support/pi-rpc.ts";
+import { agentSealer } from "../support/seal.ts";
+import { makeWorkspace } from "../support/workspace.ts";
+
+type Handler = (event: unknown, ctx: ExtensionContext) => unknown;
+
+const ONE = { provider: "scripted", id: "scripted-1" };
+const TWO = { provider: "scripted", id: "scripted-2" };
+
+let savedAgentDir: string | undefined;
+beforeEach(() => {
+  savedAgentDir = process.env.PI_CODING_AGENT_DIR;
+});
+afterEach(() => {
+  if (savedAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+  else process.env.PI_CODING_AGENT_DIR = savedAgentDir;
+});
+
+/** pi-quests loaded into a stand-in Pi, for a session whose entries and model the test moves on. */
+function loaded() {
+  const workspace = makeWorkspace();
+  const agentDir = makeWorkspace();
+  process.env.PI_CODING_AGENT_DIR = agentDir;
+  const handlers = new Map<string, Handler[]>();
+  const pi = {
+    on(event: string, handler: Handler) {
+      handlers.set(event, [...(handlers.get(event) ?? []), handler]);
+    },
+    registerCommand() {},
+  } as unknown as ExtensionAPI;
+  piQuests(pi);
+
+  const entries: Record<string, unknown>[] = [];
+  const session = { model: ONE as { provider: string; id: string } | undefined };
+  const ctx = {
+    hasUI: false,
+    mode: "print",
+    cwd: workspace,
+    get model() {
+      return session.model;
+    },
+    ui: { notify() {}, setWidget() {}, setStatus() {} },
+    sessionManager: {
+      getSessionId: () => "s-1",
+      getHeader: () => ({
+        type: "session",
+        id: "s-1",
+        cwd: workspace,
+        timestamp: "",
+        parentSession: "/p.jsonl",
+      }),
+      getEntries: () => entries.filter(() => true),
+    },
+  } as unknown as ExtensionContext;
+
+  const fire = async (name: string, event: Record<string, unknown> = {}) => {
+    const list = handlers.get(name);
+    if (!list) throw new Error(`pi-quests listens to no ${name}`);
+    for (const handler of list) await handler({ type: name, ...event }, ctx);
+  };
+  const events = async () => {
+    await fire("session_shutdown");
+    const file = `${dataFolderOf(agentDir, workspace)}/events.jsonl`;
+    const read = await readEventLog(file, agentSealer(agentDir, "events", workspace), "strict");
+    if (!read.ok) throw new Error(JSON.stringify(read.diagnostics));
+    return read.events.map(({ name, payload }) => ({ name, payload }));
+  };
+  return { handlers, entries, session, fire, events };
+}
+
+const label = (id: string, targetId: string, text?: string) => ({
+  type: "label",
+  id,
+  parentId: null,
+  timestamp: "",
+  targetId,
+  label: text,
+});
+
+describe("the extension's entry", () => {
+  it("listens to every Pi event the contract records from", () => {
+    expect([...loaded().handlers.keys()].sort()).toEqual([
+      "agent_settled",
+      "before_agent_start",
+      "input",
+      "message_end",
+      "model_select",
+      "session_compact",
+      "session_info_changed",
+      "session_shutdown",
+      "session_start",
+      "session_tree",
+      "thinking_level_select",
+      "tool_call",
+      "tool_execution_end",
+      "tool_execution_start",
+      "turn_end",
+      "user_bash",
+    ]);
+  });
+
+  it("records a session as the contract's events, in Pi's order", async () => {
+    const { fire, events, entries, session } = loaded();
+    await fire("session_start", { reason: "fork" });
+    await fire("input", { text: "/review add.js", source: "rpc" });
+    await fire("before_agent_start", {
+      systemPromptOptions: { contextFiles: [{ path: "/w/AGENTS.md", content: "secret rules" }], skills: [] },
+    });
+    await fire("message_end", { message: { role: "user", content: "Review add.js.", timestamp: 1 } });
+    await fire("tool_execution_start", { toolCallId: "c1", toolName: "bash", args: { command: "rm -rf /" } });
+    await fire("tool_execution_end", {
+      toolCallId: "c1",
+      toolName: "bash",
+      isError: true,
+      result: { content: [{ type: "text", text: "dangerous command" }] },
+    });
+    await fire("agent_settled", { aborted: true });
+    // A restore is the model a session starts with: not an event.
+    await fire("model_select", { model: TWO, previousModel: ONE, source: "restore" });
+    session.model = TWO;
+    await fire("thinking_level_select", { level: "high", previousLevel: "off" });
+    await fire("model_select", { model: TWO, previousModel: ONE, source: "cycle" });
+    await fire("session_info_changed", { name: "review" });
+    entries.push(label("l1", "e1", "before-refactor"));
+    await fire("session_tree", { newLeafId: "e1", oldLeafId: "e2" });
+    await fire("session_compact", {
+      compactionEntry: { summary: "Summary." },
+      reason: "manual",
+      fromExtension: false,
+      willRetry: false,
+    });
+    expect(await events()).toEqual([
+      {
+        name: "session_start",
+        payload: { sessionId: "s-1", cwd: expect.any(String), reason: "fork", parentSession: "/p.jsonl" },
+      },
+      { name: "context_loaded", payload: { contextFiles: ["/w/AGENTS.md"], skills: [] } },
+      { name: "input", payload: { text: "Review add.js.", rawText: "/review add.js", source: "rpc" } },
+      {
+        name: "tool_blocked",
+        payload: { toolName: "bash", input: { command: "rm -rf /" }, reason: "dangerous command" },
+      },
+      { name: "agent_end", payload: { assistantTurns: 0, aborted: true } },
+      { name: "model_select", payload: { provider: "scripted", modelId: "scripted-2", source: "cycle" } },
+      { name: "thinking_level_select", payload: { level: "high" } },
+      { name: "session_name", payload: { name: "review" } },
+      { name: "session_tree", payload: { summarized: false } },
+      { name: "label", payload: { label: "before-refactor", entryId: "e1" } },
+      { name: "session_compact", payload: { reason: "manual", summary: "Summary." } },
+    ]);
+  });
+
+  it("records a label before the event that follows it, whichever that is", async () => {
+    const { fire, events, entries } = loaded();
+    await fire("session_start", { reason: "startup" });
+    entries.push(label("l1", "e1", "x"));
+    await fire("session_info_changed", { name: "n" });
+    entries.push(label("l2", "e1"));
+    await fire("turn_end", { turnIndex: 0, message: {}, toolResults: [] });
+    expect(
+      (await events()).map(({ name, payload }) => [name, payload.label ?? payload.name ?? null]),
+    ).toEqual([
+      ["session_start", null],
+      ["label", "x"],
+      ["session_name", "n"],
+      ["label", null],
+      ["turn_end", null],
+    ]);
+  });
+});
