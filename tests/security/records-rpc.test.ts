@@ -223,7 +223,7 @@ describe("the model's bash forges entries in Pi's own session file", () => {
       data: { sessionFile: string };
     };
     // The forgery landed in the file Pi writes.
-    expect(readFileSync(data.sessionFile, "utf8")).toContain('"label":"done"');
+    expect(readFileSync(sessionFile, "utf8")).toContain('"label":"done"');
     await first.prompt("/quest check");
     await first.settled();
     const red = [
@@ -240,7 +240,7 @@ describe("the model's bash forges entries in Pi's own session file", () => {
     const second = startPiRpc({ workspace, pack, agentDir, session: true });
     await second.settled();
     const resume = second.lines.length;
-    second.send({ id: "resume", type: "switch_session", sessionPath: data.sessionFile });
+    second.send({ id: "resume", type: "switch_session", sessionPath: sessionFile });
     const resumed = await second.waitFor((line) => line.type === "response" && line.id === "resume", resume);
     expect(resumed).toMatchObject({ success: true, data: { cancelled: false } });
     await second.prompt("/quest check");
