@@ -216,12 +216,8 @@ describe("the model's bash forges entries in Pi's own session file", () => {
     await first.settled();
     const state = first.lines.length;
     first.send({ id: "state", type: "get_state" });
-    const { data } = (await first.waitFor(
-      (line) => line.type === "response" && line.id === "state",
-      state,
-    )) as {
-      data: { sessionFile: string };
-    };
+    const response = await first.waitFor((line) => line.type === "response" && line.id === "state", state);
+    const { sessionFile } = response.data as { sessionFile: string };
     // The forgery landed in the file Pi writes.
     expect(readFileSync(sessionFile, "utf8")).toContain('"label":"done"');
     await first.prompt("/quest check");
