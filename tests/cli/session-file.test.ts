@@ -122,6 +122,69 @@ describe("parseSessionFile: sessions Pi wrote", () => {
   });
 });
 
+describe("parseSessionFile: a session the real pi wrote, with what pi-quests recorded live", () => {
+  // Made by the real pi 1.6 over RPC, offline, with a scripted model of two models and a test
+  // extension (a tool that reads two files with ctx.executeTool, commands that set and clear a
+  // label and navigate the tree with a summary), pi-quests loaded: `--name`, a prompt whose tool
+  // nests two reads, set_model to the same model and to another, set_thinking_level, a new
+  // name, a `!` command, a label set and cleared, a prompt that writes, compact, /tree with a
+  // summary (after which Pi re-records the thinking level), a last prompt. The live file is the
+  // event log pi-quests wrote in that run, its seals removed.
+  const LIVE_ONLY_EVENTS = ["context_loaded", "tool_blocked", "quest_activated", "quest_completed"];
+  const LIVE_ONLY_FIELDS: Record<string, string[]> = {
+    session_start: ["reason"],
+    input: ["rawText", "source", "streamingBehavior"],
+    turn_end: ["turnIndex"],
+    agent_end: ["aborted"],
+    model_select: ["source"],
+    session_compact: ["reason"],
+  };
+
+  it("gives the events recorded live, less what only a live session knows", async () => {
+    const { file, text } = await fixture("real-pi-rpc.jsonl");
+    const live = (await fixture("real-pi-rpc.live-events.jsonl")).text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { name: string; payload: Record<string, unknown> })
+      .filter((event) => !LIVE_ONLY_EVENTS.includes(event.name))
+      .map(({ name, payload }) => {
+        const known = Object.entries(payload).filter(([key]) => !LIVE_ONLY_FIELDS[name]?.includes(key));
+        return [name, Object.fromEntries(known)] as const;
+      });
+    const read = parseSessionFile(text, file);
+    expect(read).toMatchObject({ ok: true, warnings: [] });
+    expect(read.ok && read.events.map(({ name, payload }) => [name, payload])).toEqual(live);
+    // Among them every kind of entry version 2 reads; the setup, the repeated model and the
+    // thinking level re-recorded after /tree are not events.
+    expect(live.map(([name]) => name)).toEqual([
+      "session_start",
+      "input",
+      "tool_result",
+      "tool_result",
+      "tool_result",
+      "turn_end",
+      "turn_end",
+      "agent_end",
+      "model_select",
+      "thinking_level_select",
+      "session_name",
+      "user_bash",
+      "label",
+      "label",
+      "input",
+      "tool_result",
+      "turn_end",
+      "turn_end",
+      "agent_end",
+      "session_compact",
+      "session_tree",
+      "input",
+      "turn_end",
+      "agent_end",
+    ]);
+  });
+});
+
 describe("parseSessionFile: the entries of version 2's events", () => {
   it("reads a fork's parent from the header", () => {
     const parent = "/home/learner/.pi/agent/sessions/p.jsonl";
