@@ -185,6 +185,48 @@ describe("parseSessionFile: a session the real pi wrote, with what pi-quests rec
   });
 });
 
+describe("parseSessionFile: where a file reads differently from live, with real files", () => {
+  // The real pi over RPC, as above: a prompt whose bash call sleeps, a follow_up sent while it
+  // runs, then a fork at that follow-up and a prompt in the fork; the live log holds both
+  // sessions.
+  const liveEvents = async (sessionId: string) =>
+    (await fixture("real-pi-follow-up-and-fork.live-events.jsonl")).text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { name: string; sessionId: string })
+      .filter((event) => event.sessionId === sessionId && !/^(context_loaded|quest_)/.test(event.name))
+      .map(({ name }) => name);
+  const readWhole = async (name: string) => {
+    const { file, text } = await fixture(name);
+    const read = parseSessionFile(text, file);
+    if (!read.ok) throw new Error(JSON.stringify(read.errors));
+    expect(read.warnings).toEqual([]);
+    return { sessionId: read.sessionId, events: read.events };
+  };
+
+  it("a follow-up: the file has a run end before it, since it does not say the run went on", async () => {
+    const { sessionId, events } = await readWhole("real-pi-follow-up.jsonl");
+    const live = await liveEvents(sessionId);
+    const file = events.map((event) => event.name);
+    const followUp = file.lastIndexOf("input");
+    expect(file.slice(followUp - 1, followUp + 1)).toEqual(["agent_end", "input"]);
+    // That agent_end is the only difference.
+    expect([...file.slice(0, followUp - 1), ...file.slice(followUp)]).toEqual(live);
+  });
+
+  it("a fork: the file replays the history it copied; what follows it is as live", async () => {
+    const { sessionId, events } = await readWhole("real-pi-fork.jsonl");
+    const live = await liveEvents(sessionId);
+    expect(events[0]?.payload.parentSession).toMatch(/_01a23236-dc62-73c6-8374-1a6142606bec\.jsonl$/);
+    const file = events.map((event) => event.name);
+    // The parent's first run, copied (the setup copied with it, and the name, are not events).
+    expect(file.slice(1, 6)).toEqual(["input", "tool_result", "turn_end", "turn_end", "agent_end"]);
+    expect([file[0], ...file.slice(6)]).toEqual(live);
+    // Counted the same way: the copied assistant messages count for the fork live too.
+    expect(events.at(-1)?.payload).toEqual({ assistantTurns: 3 });
+  });
+});
+
 describe("parseSessionFile: the entries of version 2's events", () => {
   it("reads a fork's parent from the header", () => {
     const parent = "/home/learner/.pi/agent/sessions/p.jsonl";
