@@ -187,10 +187,10 @@ describe("parseSessionFile: a session the real pi wrote, with what pi-quests rec
 
 describe("parseSessionFile: where a file reads differently from live, with real files", () => {
   // The real pi over RPC, as above: a prompt whose bash call sleeps, a follow_up sent while it
-  // runs, then a fork at that follow-up and a prompt in the fork; the live log holds both
-  // sessions.
-  const liveEvents = async (sessionId: string) =>
-    (await fixture("real-pi-follow-up-and-fork.live-events.jsonl")).text
+  // runs, then a fork at that follow-up and a prompt in the fork (one live log for both
+  // sessions); and two prompts with settings that compact automatically after each run.
+  const liveEvents = async (sessionId: string, log = "real-pi-follow-up-and-fork.live-events.jsonl") =>
+    (await fixture(log)).text
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as { name: string; sessionId: string })
@@ -212,6 +212,33 @@ describe("parseSessionFile: where a file reads differently from live, with real 
     expect(file.slice(followUp - 1, followUp + 1)).toEqual(["agent_end", "input"]);
     // That agent_end is the only difference.
     expect([...file.slice(0, followUp - 1), ...file.slice(followUp)]).toEqual(live);
+  });
+
+  it("an automatic compaction at a run's end: live before the run's agent_end, from the file after it", async () => {
+    // Settings that compact after every run (reserveTokens near the context window). In the
+    // file it is a compaction after the run's last message, as a /compact typed after the run
+    // is, which live comes after the agent_end: the file reads both that way.
+    const { sessionId, events } = await readWhole("real-pi-auto-compaction.jsonl");
+    const live = await liveEvents(sessionId, "real-pi-auto-compaction.live-events.jsonl");
+    const run = ["input", "turn_end"];
+    expect(live).toEqual([
+      "session_start",
+      ...run,
+      "session_compact",
+      "agent_end",
+      ...run,
+      "session_compact",
+      "agent_end",
+    ]);
+    expect(events.map((event) => event.name)).toEqual([
+      "session_start",
+      ...run,
+      "agent_end",
+      "session_compact",
+      ...run,
+      "agent_end",
+      "session_compact",
+    ]);
   });
 
   it("a fork: the file replays the history it copied; what follows it is as live", async () => {
