@@ -82,7 +82,9 @@ export function replaySession(header: SessionHeaderRead, records: readonly Sessi
   // user's commands run while Pi is idle, compaction and /tree happen at a turn's boundary, so
   // after its turn_end). Except while the turn still waits for its tool results: then a tool
   // wrote the entry while it ran (an extension's `pi.setLabel` or `pi.setModel`), and live the
-  // event comes before that tool's result and the turn's end, as here.
+  // event comes before that tool's result and the turn's end, as here. What the file cannot
+  // place: an entry written after a run's last message but before the run settled (an
+  // automatic compaction at the run's end) reads after the agent_end, live before it.
   const betweenTurns = () => {
     if (openTurn !== undefined && openTurn.waiting.size === 0) closeTurn();
   };
