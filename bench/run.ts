@@ -7,6 +7,7 @@ import { benchEngine, engineTable } from "./engine.ts";
 import { benchExtension, extensionTable, turnEndTable } from "./extension.ts";
 import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
 import { benchReceipts, receiptsTable } from "./receipts.ts";
+import { benchSessionFile, sessionFileTable } from "./session-file.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
@@ -17,6 +18,8 @@ process.stdout.write("## Engine: evaluateQuest, 50 probe-only checks\n\n");
 process.stdout.write(`${engineTable(await benchEngine())}\n\n`);
 process.stdout.write("## CLI: one `pi-quests check` process\n\n");
 process.stdout.write(`${cliTable(await benchCli())}\n`);
+process.stdout.write("\n## CLI: reading a 10,000-entry session file (`check --session`)\n\n");
+process.stdout.write(`${sessionFileTable(await benchSessionFile())}\n`);
 
 // Pi itself with and without the extension (under ~/.cache/pi-quests-bench-ext, removed after).
 process.stdout.write("\n## Extension: `pi` with and without pi-quests\n\n");

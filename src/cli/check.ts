@@ -20,7 +20,7 @@ import { chooseBaselines } from "./baselines.ts";
 import type { CliCommand } from "./command.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
-import { parseSessionFile } from "./session-file.ts";
+import { parseSessionFile, type SessionFileProblem } from "./session-file.ts";
 
 export const CHECK_USAGE = `Usage: pi-quests check QUEST.yaml|PACK_DIR [options]
 
@@ -32,7 +32,8 @@ Options:
   --baseline REV         the commit git checks compare against (default: the one the
                          --events log recorded at the quest's activation, else HEAD)
   --events FILE.jsonl    recorded events, one JSON object a line
-  --session FILE.jsonl   a Pi session file, turned into the same events
+  --session FILE.jsonl   a Pi session file, turned into the same events (a line it
+                         cannot read is a FILE:LINE warning; the rest is checked)
   --data-dir DIR         where verifier evidence goes, outside the workspace
                          (default: {agent_dir}/quests)
   --confirm CHECK_ID     answer yes to a confirm check (repeatable)
@@ -182,17 +183,28 @@ async function readRecorded(
     } catch (error) {
       return stop(io, `${file}: ${describeFsError(error)}`);
     }
+    // Only a missing or broken header stops the check (exit 3). A line that could not be read
+    // is a warning, FILE:LINE: message, and the quest is evaluated on the rest: its exit code
+    // is the result's, since the events that were read are the session's, and the warnings say
+    // what is missing from them.
     const session = parseSessionFile(text, file);
     if (!session.ok) {
-      for (const error of session.errors)
-        io.stderr(`${formatDiagnostic({ ...error, column: error.line > 0 ? 1 : 0 })}\n`);
+      for (const error of session.errors) io.stderr(`${sessionFileLine(error)}\n`);
       return { ok: false };
+    }
+    for (const warning of session.warnings) io.stderr(`${sessionFileLine(warning)}\n`);
+    if (session.warnings.length > 0) {
+      const lines = session.warnings.length === 1 ? "1 line" : `${session.warnings.length} lines`;
+      io.stderr(`pi-quests check: ${lines} of ${file} not read in full; checking against the rest\n`);
     }
     events = session.events;
     sessionId = session.sessionId;
   }
   return { ok: true, value: { events, ...(sessionId ? { sessionId } : {}) } };
 }
+
+/** A session file's line, for a person: `FILE:LINE: message` (a line is one entry: no column). */
+const sessionFileLine = ({ file, line, message }: SessionFileProblem) => `${file}:${line}: ${message}`;
 
 /** Pins the baselines, evaluates the quest with the real probes and prints the result. */
 async function evaluateQuest(

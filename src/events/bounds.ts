@@ -3,7 +3,8 @@
  * nesting at 6 levels, each cut saying how much was left out. The event log applies it to
  * every event it records, and the session-file reader to every event it reads, so a long
  * summary or a large file written by a tool is the same text either way and does not bloat the
- * log. docs/quest-format.md ("What the event log holds") documents these sizes.
+ * log. docs/quest-format.md (the recorded-events table) documents these sizes; docs/security.md
+ * ("What the event log holds") what a payload may hold.
  */
 
 export const MAX_STRING_CHARS = 2000;

@@ -94,14 +94,14 @@ describe("other bad input, through the real binary", () => {
 
   it.each([
     [
-      "a malformed line",
-      '{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}\n{oops\n',
-      ":2:",
-    ],
-    [
       "no session header",
       '{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"hi","timestamp":1}}\n',
-      ":1:",
+      ":1: not a Pi session file",
+    ],
+    [
+      "a header without its id",
+      '{"type":"session","version":3,"timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}\n',
+      ":1: session header: id:",
     ],
   ])("a session file with %s: exit 3 and file:line", async (_name, text, where) => {
     const file = join(makeWorkspace(), "session.jsonl");
@@ -109,6 +109,22 @@ describe("other bad input, through the real binary", () => {
     const run = await runCli(["check", FIRST_FILE, "--cwd", makeWorkspace(), "--session", file]);
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toContain(`${file}${where}`);
+    expect(run.stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it("a session file with a malformed line: a FILE:LINE warning, and the check runs on the rest", async () => {
+    const file = join(makeWorkspace(), "session.jsonl");
+    writeFileSync(
+      file,
+      '{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}\n{oops\n',
+    );
+    const run = await runCli(["check", FIRST_FILE, "--cwd", makeWorkspace(), "--session", file]);
+    // Nothing was written: the quest fails, on what the file holds.
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^${file}:2: not valid JSON \\(.+\\)$`, "m"));
+    expect(run.stderr).toContain(
+      `pi-quests check: 1 line of ${file} not read in full; checking against the rest`,
+    );
     expect(run.stderr).not.toMatch(STACK_TRACE);
   });
 
@@ -199,5 +215,54 @@ describe("bad workspace files are check results, not crashes", () => {
     const run = await runCli(["check", quest(jsonCheck("broken.json")), "--cwd", workspace, "--json"]);
     expect(run.exitCode).toBe(1);
     expect(JSON.parse(run.stdout).checks[0].evidence.parseError).toMatchObject({ line: 3 });
+  });
+});
+
+describe("a session file from a newer Pi, damaged, in process", () => {
+  it("a newer Pi's session file, damaged: every readable line counts, one warning a bad line", async () => {
+    const session = join(REPO, "fixtures/sessions/newer-pi-damaged.jsonl");
+    const workspace = makeWorkspace();
+    const quest = join(workspace, "q.yaml");
+    writeFileSync(
+      quest,
+      `version: 1
+id: read-hello
+title: Read hello
+goal: g
+checks:
+  - id: asked
+    type: event
+    match: { event: input, fields: { text: Read hello.txt } }
+  - id: read-it
+    type: event
+    same_session: true
+    match: { event: tool_result, tool: read, outcome: success, fields: { input.path: hello.txt } }
+  - id: named
+    type: event
+    match: { event: session_name, fields: { name: Reading hello } }
+  - id: compacted
+    type: event
+    match: { event: session_compact, fields: { summary: { contains: it says hello } } }
+  - id: no-model-switch
+    type: event
+    count: 0
+    match: { event: model_select }
+`,
+    );
+    const run = await runMain(["check", quest, "--cwd", workspace, "--session", session, "--json"], {
+      cwd: REPO,
+      env: { PI_CODING_AGENT_DIR: join(makeWorkspace(), "agent") },
+    });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: "pass", counts: { passed: 5 } });
+    expect(run.stderr.split("\n")).toEqual([
+      `${session}:11: model_change entry: modelId: Invalid input: expected string, received undefined`,
+      expect.stringMatching(
+        new RegExp(`^${session}:16: not valid JSON \\(.+\\); the file ends in the middle of this line`),
+      ),
+      `pi-quests check: 2 lines of ${session} not read in full; checking against the rest`,
+      "",
+    ]);
+    expect(run.stderr).not.toMatch(STACK_TRACE);
   });
 });
