@@ -292,7 +292,8 @@ export function createPiEventTranslator(): PiEventTranslator {
         toolCallId: id,
         isError: status === "unfinished" ? undefined : status === "error",
         input,
-        parentToolCallId: id.slice(0, Math.max(0, id.lastIndexOf("/"))),
+        // Pi names a nested call `<caller>/<n>`; an id without a caller names none.
+        parentToolCallId: id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : undefined,
       });
     },
     turnEnd: ({ turnIndex }) => turnEndEvent({ assistantTurns, turnIndex }),

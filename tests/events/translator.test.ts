@@ -356,6 +356,9 @@ describe("nested tool calls", () => {
         parentToolCallId: "c",
       },
     });
+    expect(translator.nestedCall({ id: "odd", name: "read", status: "ok" }).payload).not.toHaveProperty(
+      "parentToolCallId",
+    );
     expect(translator.nestedCall({ id: "c/1/1", name: "read", status: "unfinished" }).payload).toStrictEqual({
       toolName: "read",
       toolCallId: "c/1/1",
