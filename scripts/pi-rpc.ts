@@ -63,8 +63,8 @@ export type PiRpc = {
    * `success: false`, unless `allowFailure`.
    */
   request(command: Record<string, unknown>, options?: { allowFailure?: boolean }): Promise<RpcLine>;
-  /** Waits for the first line from index `from` on that satisfies `test`. */
-  waitFor(test: (line: RpcLine) => boolean, from?: number): Promise<RpcLine>;
+  /** Waits for the first line from index `from` on that satisfies `test` (45 s unless `timeoutMs`). */
+  waitFor(test: (line: RpcLine) => boolean, from?: number, timeoutMs?: number): Promise<RpcLine>;
   /** Waits until no HUD update has come for a while and the last one is not "checking…". */
   settled(): Promise<void>;
   /** The widget lines of every setWidget from index `from` on, in order. */
@@ -173,7 +173,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
     for (const wake of waiters) wake();
   });
 
-  const waitFor = (test: (line: RpcLine) => boolean, from = 0): Promise<RpcLine> =>
+  const waitFor = (test: (line: RpcLine) => boolean, from = 0, timeoutMs = WAIT_MS): Promise<RpcLine> =>
     new Promise((resolve, reject) => {
       const check = () => {
         const found = lines.slice(from).find(test);
@@ -182,7 +182,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
       };
       const timer = setTimeout(
         () => finish(() => reject(new Error(`timed out waiting in pi's RPC output.\n${stderr}`))),
-        WAIT_MS,
+        timeoutMs,
       );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
