@@ -404,10 +404,6 @@ describe("the version 2 events of a real pi over RPC", () => {
     expect(run.hudAtEnd).toEqual(["Quests 3/3 done. Well played!"]);
   });
 
-  // Parity needs the session-file reader of version 2 (nested calls from `nestedCalls`, model,
-  // thinking, compaction, branch summary, name and label entries, the header's parentSession):
-  // until it lands ("Session files v2:" on main), the first two of these fail and the third
-  // passes only because that session has none of those entries.
   it("the first session's file gives its live events, with one more agent_end before the follow-up", () => {
     const { first } = run.sessions;
     const file = fromFile(readFileSync(first.sessionFile, "utf8"), first.sessionFile, first.sessionId);
