@@ -13,11 +13,20 @@ const REPO = resolve(import.meta.dirname, "..");
 export const PI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 export const SCRIPTED_MODEL = join(REPO, "fixtures/pi/scripted-model.ts");
 export const EXTENSION = join(REPO, "src/extension/index.ts");
+/** A test-only extension for what RPC cannot do natively (nested tool calls, /tree, labels, a blocker). */
+export const TEST_CONTROLS = join(REPO, "fixtures/pi/test-controls.ts");
 
-/** One scripted model turn: text, or tool calls (fixtures/pi/scripted-model.ts plays them in order). */
+/** A JSON value, as a tool call's arguments hold them. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+/**
+ * One scripted model turn: text, or tool calls (fixtures/pi/scripted-model.ts plays them in
+ * order; summarization requests do not use up a turn); `delayMs` makes it answer that much later
+ * (an abort ends the wait).
+ */
 export type ScriptedTurn = {
   text?: string;
-  tools?: Array<{ name: string; arguments: Record<string, string> }>;
+  tools?: Array<{ name: string; arguments: Record<string, JsonValue> }>;
+  delayMs?: number;
 };
 /** Longer than the extension's turn-end debounce (250 ms) with room for a slow machine. */
 const QUIET_MS = 800;
@@ -37,6 +46,8 @@ export type PiRpcOptions = {
   pack?: string;
   /** Keep a session file (default: --no-session). */
   session?: boolean;
+  /** More extensions to load with `-e`, after the scripted model and pi-quests. */
+  extensions?: string[];
   env?: Record<string, string>;
 };
 
@@ -46,8 +57,14 @@ export type PiRpc = {
   /** Sends a prompt and waits until Pi answered the request; a started run is waited for too. */
   prompt(message: string): Promise<RpcLine>;
   send(command: Record<string, unknown>): void;
-  /** Waits for the first line from index `from` on that satisfies `test`. */
-  waitFor(test: (line: RpcLine) => boolean, from?: number): Promise<RpcLine>;
+  /**
+   * Sends a command with a fresh id and waits for its response (a prompt that starts a run is
+   * answered when it starts; see `prompt` to wait for the run). Throws when Pi answers with
+   * `success: false`, unless `allowFailure`.
+   */
+  request(command: Record<string, unknown>, options?: { allowFailure?: boolean }): Promise<RpcLine>;
+  /** Waits for the first line from index `from` on that satisfies `test` (45 s unless `timeoutMs`). */
+  waitFor(test: (line: RpcLine) => boolean, from?: number, timeoutMs?: number): Promise<RpcLine>;
   /** Waits until no HUD update has come for a while and the last one is not "checking…". */
   settled(): Promise<void>;
   /** The widget lines of every setWidget from index `from` on, in order. */
@@ -68,13 +85,16 @@ export type PiRpc = {
  * pi's flags for an offline run with the scripted model: `--offline`, `--no-session` unless a
  * session is wanted, the scripted model's extension, pi-quests' unless left out, and the model.
  */
-export function scriptedPiArgs(options: { extension?: boolean; session?: boolean } = {}): string[] {
+export function scriptedPiArgs(
+  options: { extension?: boolean; session?: boolean; extensions?: string[] } = {},
+): string[] {
   return [
     "--offline",
     ...(options.session ? [] : ["--no-session"]),
     "-e",
     SCRIPTED_MODEL,
     ...(options.extension === false ? [] : ["-e", EXTENSION]),
+    ...(options.extensions ?? []).flatMap((extension) => ["-e", extension]),
     "--provider",
     "scripted",
     "--model",
@@ -113,7 +133,11 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
     PI,
     "--mode",
     "rpc",
-    ...scriptedPiArgs({ extension: options.withExtension !== false, session: options.session === true }),
+    ...scriptedPiArgs({
+      extension: options.withExtension !== false,
+      session: options.session === true,
+      extensions: options.extensions,
+    }),
   ];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: options.workspace,
@@ -149,7 +173,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
     for (const wake of waiters) wake();
   });
 
-  const waitFor = (test: (line: RpcLine) => boolean, from = 0): Promise<RpcLine> =>
+  const waitFor = (test: (line: RpcLine) => boolean, from = 0, timeoutMs = WAIT_MS): Promise<RpcLine> =>
     new Promise((resolve, reject) => {
       const check = () => {
         const found = lines.slice(from).find(test);
@@ -158,7 +182,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
       };
       const timer = setTimeout(
         () => finish(() => reject(new Error(`timed out waiting in pi's RPC output.\n${stderr}`))),
-        WAIT_MS,
+        timeoutMs,
       );
       const finish = (settle: () => void) => {
         clearTimeout(timer);
@@ -176,11 +200,22 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
   const hudUpdates = (from = 0) =>
     lines.slice(from).filter((line) => isUi(line, "setWidget") || isUi(line, "setStatus"));
 
+  let requests = 0;
   const pi: PiRpc = {
     agentDir,
     lines,
     send,
     waitFor,
+    async request(command, { allowFailure = false } = {}) {
+      const id = `rpc-${++requests}-${Math.random().toString(16).slice(2)}`;
+      const from = lines.length;
+      send({ ...command, id });
+      const response = await waitFor((line) => line.type === "response" && line.id === id, from);
+      if (!response.success && !allowFailure) {
+        throw new Error(`pi refused ${JSON.stringify(command)}: ${JSON.stringify(response)}`);
+      }
+      return response;
+    },
     async prompt(message) {
       const id = `req-${lines.length}-${Math.random().toString(16).slice(2)}`;
       const from = lines.length;
