@@ -100,9 +100,13 @@ export default function piQuests(pi: ExtensionAPI): void {
     withLabels((event) => translator.sessionName(event.name)),
   );
   pi.on("session_tree", (event, ctx) => {
+    // In the session, labels set before the navigation come before its summary and a label
+    // given with the navigation after it: the events keep that order.
+    const entries = ctx.sessionManager.getEntries();
+    const summaryAt = entries.findIndex((entry) => entry.id === event.summaryEntry?.id);
+    record(translator.labels(summaryAt < 0 ? entries : entries.slice(0, summaryAt)));
     record(translator.sessionTree({ summary: event.summaryEntry?.summary }));
-    // A label given with the navigation comes after it in the session, as here.
-    record(translator.labels(ctx.sessionManager.getEntries()));
+    record(translator.labels(entries));
   });
   pi.on("user_bash", (event, ctx) => {
     record(translator.labels(ctx.sessionManager.getEntries()));

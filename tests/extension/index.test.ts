@@ -153,8 +153,8 @@ describe("the extension's entry", () => {
       { name: "model_select", payload: { provider: "scripted", modelId: "scripted-2", source: "cycle" } },
       { name: "thinking_level_select", payload: { level: "high" } },
       { name: "session_name", payload: { name: "review" } },
-      { name: "session_tree", payload: { summarized: false } },
       { name: "label", payload: { label: "before-refactor", entryId: "e1" } },
+      { name: "session_tree", payload: { summarized: false } },
       { name: "session_compact", payload: { reason: "manual", summary: "Summary." } },
     ]);
   });
@@ -174,6 +174,26 @@ describe("the extension's entry", () => {
       ["session_name", "n"],
       ["label", null],
       ["turn_end", null],
+    ]);
+  });
+
+  it("puts labels set before a /tree navigation before it, and one the navigation set after its summary", async () => {
+    const { fire, events, entries } = loaded();
+    await fire("session_start", { reason: "startup" });
+    const summary = {
+      type: "branch_summary",
+      id: "b1",
+      parentId: null,
+      timestamp: "",
+      fromId: "e1",
+      summary: "Tried X.",
+    };
+    entries.push(label("l1", "e1", "set-in-tree"), summary, label("l2", "b1", "given-with-it"));
+    await fire("session_tree", { newLeafId: "b1", oldLeafId: "e2", summaryEntry: summary });
+    expect((await events()).slice(1)).toEqual([
+      { name: "label", payload: { label: "set-in-tree", entryId: "e1" } },
+      { name: "session_tree", payload: { summarized: true, summary: "Tried X." } },
+      { name: "label", payload: { label: "given-with-it", entryId: "b1" } },
     ]);
   });
 });
