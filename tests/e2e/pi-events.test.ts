@@ -44,6 +44,7 @@ const STEP_MS = 15_000;
 
 const SAY = {
   nest: "Read the notes",
+  template: "/greet Ada",
   slow: "Take your time",
   steer: "Steer: be quick",
   followUp: "Then say bye",
@@ -57,6 +58,8 @@ const SCRIPT: ScriptedTurn[] = [
   // SAY.nest: one tool that reads two files through the read tool.
   { tools: [{ name: "nest", arguments: { paths: ["notes.txt", "AGENTS.md"] } }] },
   { text: "I read both." },
+  // SAY.template: a prompt template, expanded before the model sees it.
+  { text: "Hello, Ada." },
   // SAY.slow: a slow tool call (the steer and the follow-up are sent meanwhile), the answer to
   // the steer (delivered after the tool), then the one to the follow-up (when it would stop).
   { delayMs: 2_000, tools: [{ name: "bash", arguments: { command: "echo slow" } }] },
@@ -142,6 +145,7 @@ async function runScenario(): Promise<Run> {
     ".pi/skills/greeter/SKILL.md":
       "---\nname: greeter\ndescription: Greets the learner.\n---\n\nSay hello.\n",
     "notes.txt": "Some notes.\n",
+    ".pi/prompts/greet.md": "---\ndescription: Greet someone\n---\nSay hello to $1 politely.\n",
   });
   // keepRecentTokens 1: a small session can be compacted. Project trust "always": RPC cannot ask,
   // and the skill in .pi/skills loads only in a trusted project.
@@ -162,6 +166,8 @@ async function runScenario(): Promise<Run> {
 
   // Nested tool calls; AGENTS.md and the skill are in the run's context.
   await pi.prompt(SAY.nest);
+  // A prompt template: the model gets its expansion, the learner typed the command.
+  await pi.prompt(SAY.template);
   // Models and thinking: scripted-2 reasons; cycling back to scripted-1 turns thinking off.
   await pi.request({ type: "set_model", provider: "scripted", modelId: "scripted-2" });
   await pi.request({ type: "set_thinking_level", level: "high" });
@@ -305,6 +311,7 @@ describe("the version 2 events of a real pi over RPC", () => {
     const idle = (text: string) => ({ text, rawText: text, source: "rpc" });
     expect(payloads(events, "input")).toEqual([
       idle(SAY.nest),
+      { text: "Say hello to Ada politely.", rawText: SAY.template, source: "rpc" },
       idle(SAY.slow),
       { ...idle(SAY.steer), streamingBehavior: "steer" },
       { ...idle(SAY.followUp), streamingBehavior: "followUp" },
@@ -346,13 +353,14 @@ describe("the version 2 events of a real pi over RPC", () => {
       { toolName: "bash", input: { command: "rm -rf build" }, reason: BLOCK_REASON },
     ]);
 
-    // Runs: the nested reads (2 assistant messages so far), the steered one with its follow-up
-    // (3 more), the aborted one (1), the blocked one (2).
+    // Runs: the nested reads (2 assistant messages so far), the template (1), the steered one with
+    // its follow-up (3 more), the aborted one (1), the blocked one (2).
     expect(payloads(events, "agent_end")).toEqual([
       { assistantTurns: 2, aborted: false },
-      { assistantTurns: 5, aborted: false },
-      { assistantTurns: 6, aborted: true },
-      { assistantTurns: 8, aborted: false },
+      { assistantTurns: 3, aborted: false },
+      { assistantTurns: 6, aborted: false },
+      { assistantTurns: 7, aborted: true },
+      { assistantTurns: 9, aborted: false },
     ]);
 
     // A model change, then the thinking level it brings, in the order the file has them.
@@ -408,10 +416,10 @@ describe("the version 2 events of a real pi over RPC", () => {
     const { first } = run.sessions;
     const file = fromFile(readFileSync(first.sessionFile, "utf8"), first.sessionFile, first.sessionId);
     // The file cannot tell that the run went on with the follow-up: it reads an agent_end after
-    // the answer to the steer (the 4th assistant message), which the live run never had.
+    // the answer to the steer (the 5th assistant message), which the live run never had.
     const followUp = file.findIndex((event) => event.name === "input" && event.payload.text === SAY.followUp);
     expect(followUp).toBeGreaterThan(0);
-    expect(file[followUp - 1]).toEqual({ name: "agent_end", payload: { assistantTurns: 4 } });
+    expect(file[followUp - 1]).toEqual({ name: "agent_end", payload: { assistantTurns: 5 } });
     expect([...file.slice(0, followUp - 1), ...file.slice(followUp)]).toEqual(
       comparable(ofSession(first.sessionId)),
     );
