@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { parseSessionFile } from "../../src/cli/session-file.ts";
 import { MAX_STRING_CHARS } from "../../src/events/bounds.ts";
+import { asFileGivesIt, liveOnlyEvent } from "../support/live-only.ts";
 
 const fixture = async (name: string) => {
   const file = `fixtures/sessions/${name}`;
@@ -130,27 +131,13 @@ describe("parseSessionFile: a session the real pi wrote, with what pi-quests rec
   // name, a `!` command, a label set and cleared, a prompt that writes, compact, /tree with a
   // summary (after which Pi re-records the thinking level), a last prompt. The live file is the
   // event log pi-quests wrote in that run, its seals removed.
-  const LIVE_ONLY_EVENTS = ["context_loaded", "tool_blocked", "quest_activated", "quest_completed"];
-  const LIVE_ONLY_FIELDS: Record<string, string[]> = {
-    session_start: ["reason"],
-    input: ["rawText", "source", "streamingBehavior"],
-    turn_end: ["turnIndex"],
-    agent_end: ["aborted"],
-    model_select: ["source"],
-    session_compact: ["reason"],
-  };
-
   it("gives the events recorded live, less what only a live session knows", async () => {
     const { file, text } = await fixture("real-pi-rpc.jsonl");
-    const live = (await fixture("real-pi-rpc.live-events.jsonl")).text
+    const logged = (await fixture("real-pi-rpc.live-events.jsonl")).text
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as { name: string; payload: Record<string, unknown> })
-      .filter((event) => !LIVE_ONLY_EVENTS.includes(event.name))
-      .map(({ name, payload }) => {
-        const known = Object.entries(payload).filter(([key]) => !LIVE_ONLY_FIELDS[name]?.includes(key));
-        return [name, Object.fromEntries(known)] as const;
-      });
+      .map((line) => JSON.parse(line) as { name: string; payload: Record<string, unknown> });
+    const live = asFileGivesIt(logged).map(({ name, payload }) => [name, payload] as const);
     const read = parseSessionFile(text, file);
     expect(read).toMatchObject({ ok: true, warnings: [] });
     expect(read.ok && read.events.map(({ name, payload }) => [name, payload])).toEqual(live);
@@ -193,8 +180,10 @@ describe("parseSessionFile: where a file reads differently from live, with real 
     (await fixture(log)).text
       .trim()
       .split("\n")
-      .map((line) => JSON.parse(line) as { name: string; sessionId: string })
-      .filter((event) => event.sessionId === sessionId && !/^(context_loaded|quest_)/.test(event.name))
+      .map(
+        (line) => JSON.parse(line) as { name: string; sessionId: string; payload: Record<string, unknown> },
+      )
+      .filter((event) => event.sessionId === sessionId && !liveOnlyEvent(event))
       .map(({ name }) => name);
   const readWhole = async (name: string) => {
     const { file, text } = await fixture(name);

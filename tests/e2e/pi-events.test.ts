@@ -25,6 +25,7 @@ import { parseSessionFile } from "../../src/cli/session-file.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import type { VerifierEvent } from "../../src/events/schema.ts";
 import { REPO } from "../support/cli.ts";
+import { asFileGivesIt } from "../support/live-only.ts";
 import {
   closeAllPis,
   command,
@@ -73,22 +74,6 @@ const SCRIPT: ScriptedTurn[] = [
   { text: "Hi from the fork." },
   { text: "Hi from the new session." },
 ];
-
-/** Fields a session file cannot know (the contract marks them live only). */
-const LIVE_ONLY_FIELDS: Record<string, string[]> = {
-  session_start: ["reason"],
-  input: ["rawText", "source", "streamingBehavior"],
-  turn_end: ["turnIndex"],
-  agent_end: ["aborted"],
-  model_select: ["source"],
-  session_compact: ["reason"],
-};
-/** Events a session file cannot know. */
-const liveOnlyEvent = (event: VerifierEvent) =>
-  event.name === "tool_blocked" ||
-  event.name === "context_loaded" ||
-  (event.name === "session_tree" && event.payload.summarized === false) ||
-  event.name.startsWith("quest_");
 
 type Comparable = { name: string; payload: Record<string, unknown> };
 type SessionState = { sessionFile: string; sessionId: string };
@@ -274,15 +259,7 @@ const payloads = (events: readonly Comparable[], name: string) =>
   events.filter((event) => event.name === name).map((event) => event.payload);
 
 /** A live event as a session file can give it: no seq, no live-only field. */
-function comparable(events: VerifierEvent[]): Comparable[] {
-  return events
-    .filter((event) => !liveOnlyEvent(event))
-    .map(({ name, payload }) => {
-      const kept = { ...payload };
-      for (const field of LIVE_ONLY_FIELDS[name] ?? []) delete kept[field];
-      return { name, payload: kept };
-    });
-}
+const comparable = (events: VerifierEvent[]): Comparable[] => asFileGivesIt(events);
 
 /** The events parseSessionFile reads from `text`, without seq; all of them of session `sessionId`. */
 function fromFile(text: string, file: string, sessionId: string): Comparable[] {
