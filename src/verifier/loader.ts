@@ -1,15 +1,16 @@
 import { constants } from "node:fs";
 import { type FileHandle, open, readdir, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { z } from "zod";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
-import { describeValue } from "../core/predicates.ts";
 import { documentValue, parseYamlSource, type YamlSource } from "../core/yaml-source.ts";
 import { withQuestDefaults } from "./checks/registry.ts";
 import { defaultCheckId, type Quest, QuestFileSchema } from "./quest.ts";
+import { zodDiagnostics } from "./schema-diagnostics.ts";
+
+const MIB = 1024 * 1024;
 
 /** A quest file larger than this is refused before parsing. */
-export const MAX_QUEST_FILE_BYTES = 1024 * 1024;
+export const MAX_QUEST_FILE_BYTES = MIB;
 
 const QUEST_EXTENSIONS = new Set([".yaml", ".yml"]);
 
@@ -121,32 +122,46 @@ async function readQuestFile(
   return { ok: true, value: quest, source };
 }
 
+/** What `readBounded` refuses beyond, and how its messages name the file. */
+export type ReadBound = {
+  /** The most bytes the file may hold. */
+  maxBytes: number;
+  /** What the file is, for the message: "a quest file", "a play file". */
+  what: string;
+};
+
+const QUEST_FILE_BOUND: ReadBound = { maxBytes: MAX_QUEST_FILE_BYTES, what: "a quest file" };
+
 /**
- * The file's bytes, never more than the bound: the size is taken from the open file, and one byte
- * past the bound tells a file that grew after that from one that fits. A FIFO does not block the
- * open (O_NONBLOCK) and is refused as not a regular file.
+ * The file's bytes, never more than the bound (default: a quest file's 1 MiB), or why not as a
+ * sentence (too large, not a regular file, a file system error); never an exception. The size is
+ * taken from the open file, and one byte past the bound tells a file that grew after that from
+ * one that fits. A FIFO does not block the open (O_NONBLOCK) and is refused as not a regular file.
  */
-async function readBounded(
+export async function readBounded(
   file: string,
+  bound: ReadBound = QUEST_FILE_BOUND,
 ): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string }> {
+  const { maxBytes, what } = bound;
+  const mebibytes = maxBytes % MIB === 0 ? ` (${maxBytes / MIB} MiB)` : "";
   const tooLarge = (size: number | string) => ({
     ok: false as const,
-    problem: `is ${size} bytes; a quest file may be at most ${MAX_QUEST_FILE_BYTES} bytes (1 MiB), so it was not read`,
+    problem: `is ${size} bytes; ${what} may be at most ${maxBytes} bytes${mebibytes}, so it was not read`,
   });
   let handle: FileHandle | undefined;
   try {
     handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     const info = await handle.stat();
     if (!info.isFile()) return { ok: false, problem: "is not a regular file" };
-    if (info.size > MAX_QUEST_FILE_BYTES) return tooLarge(info.size);
-    const buffer = Buffer.alloc(MAX_QUEST_FILE_BYTES + 1);
+    if (info.size > maxBytes) return tooLarge(info.size);
+    const buffer = Buffer.alloc(maxBytes + 1);
     let length = 0;
     while (length < buffer.length) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    if (length > MAX_QUEST_FILE_BYTES) return tooLarge(`more than ${MAX_QUEST_FILE_BYTES}`);
+    if (length > maxBytes) return tooLarge(`more than ${maxBytes}`);
     return { ok: true, bytes: buffer.subarray(0, length) };
   } catch (error) {
     return { ok: false, problem: describeFsError(error) };
@@ -224,44 +239,6 @@ function requiresCycles(byId: Map<string, Quest>): string[][] {
   };
   for (const id of byId.keys()) if (!state.has(id)) visit(id);
   return cycles;
-}
-
-/** One diagnostic per zod issue, at the YAML node the issue is about. */
-function zodDiagnostics(error: z.ZodError, source: YamlSource): Diagnostic[] {
-  return error.issues.map((issue) => {
-    const path = issue.path;
-    const label = path.length > 0 ? `${formatPath(path)}: ` : "";
-    if (issue.code === "unrecognized_keys") {
-      const key = issue.keys[0] ?? "";
-      return {
-        file: source.file,
-        ...source.locate(path, { key }),
-        message: `${label}unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}; see docs/quest-format.md for the fields this accepts`,
-      };
-    }
-    let message = issue.message;
-    if (issue.code === "invalid_type") {
-      message = /received undefined$/.test(issue.message)
-        ? "is required"
-        : `must be ${issue.expected}, not ${describeValue(valueAt(source, path))}`;
-    }
-    return { file: source.file, ...source.locate(path), message: `${label}${message}` };
-  });
-}
-
-function valueAt(source: YamlSource, path: readonly PropertyKey[]): unknown {
-  return source.document.getIn(
-    path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment)),
-  );
-}
-
-/** `checks[0].match.tool`, as a person reads a YAML path. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((segment, index) =>
-      typeof segment === "number" ? `[${segment}]` : `${index > 0 ? "." : ""}${String(segment)}`,
-    )
-    .join("");
 }
 
 function fileProblem(file: string, message: string): { ok: false; diagnostics: Diagnostic[] } {

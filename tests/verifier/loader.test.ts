@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/core/diagnostics.ts";
-import { loadQuestFile, loadQuests } from "../../src/verifier/loader.ts";
+import { loadQuestFile, loadQuests, readBounded } from "../../src/verifier/loader.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -163,5 +163,22 @@ describe("loading a pack", () => {
 
   it("an empty folder is an error, not an empty pack", async () => {
     expect(await problems(dir)).toEqual([`${dir}: no quest files (.yaml or .yml) in this folder`]);
+  });
+});
+
+describe("readBounded, for other loaders", () => {
+  it("reads a file within its bound and names the file's kind when it refuses one", async () => {
+    const file = await quest("play.yaml", "x".repeat(10));
+    const fits = await readBounded(file, { maxBytes: 10, what: "a play file" });
+    expect(fits.ok && fits.bytes.toString()).toBe("x".repeat(10));
+    expect(await readBounded(file, { maxBytes: 9, what: "a play file" })).toEqual({
+      ok: false,
+      problem: "is 10 bytes; a play file may be at most 9 bytes, so it was not read",
+    });
+    expect(await readBounded(dir)).toEqual({ ok: false, problem: "is not a regular file" });
+    expect(await readBounded(join(dir, "none.yaml"))).toEqual({
+      ok: false,
+      problem: "no such file or folder",
+    });
   });
 });
