@@ -15,6 +15,8 @@ import type { Diagnostic } from "./diagnostics.ts";
 /** A parsed YAML document that can say where any value came from. */
 export type YamlSource = {
   file: string;
+  /** The text the document was parsed from. */
+  text: string;
   document: Document.Parsed;
   /** The line and column of the value at `path`, or of its nearest parent that exists. */
   locate(path: readonly PropertyKey[], options?: { key?: string }): { line: number; column: number };
@@ -62,7 +64,7 @@ export function parseYamlSource(
     const range = isNode(found) ? (found as YamlNode).range : undefined;
     return range ? position(range[0]) : { line: 1, column: 1 };
   };
-  return { ok: true, source: { file, document, locate, position } };
+  return { ok: true, source: { file, text, document, locate, position } };
 }
 
 /**

@@ -84,7 +84,11 @@ async function readQuestFile(
     return { ok: false, diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }] };
   }
   const result = QuestFileSchema.safeParse(data.value);
-  if (!result.success) return { ok: false, diagnostics: zodDiagnostics(result.error, source) };
+  if (!result.success)
+    return {
+      ok: false,
+      diagnostics: zodDiagnostics(result.error, { source, data: data.value, schema: QuestFileSchema }),
+    };
 
   const diagnostics: Diagnostic[] = [];
   const questEditable = result.data.editable;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
 import { IntPredicateSchema } from "../../core/predicates.ts";
+import { closestName } from "../../core/suggest.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
@@ -26,11 +27,25 @@ export const GitCheckSchema = z.discriminatedUnion(
     }),
     z.strictObject({ ...gitBase, assert: z.literal("file_restored"), path: z.string().min(1) }),
   ],
-  {
-    error:
-      "assert must be one of: commit_count, clean_tree, dirty, branch_exists, diff_contains, file_restored",
-  },
+  { error: (issue) => unknownAssertMessage(issue.input) },
 );
+
+const GIT_ASSERTIONS = [
+  "commit_count",
+  "clean_tree",
+  "dirty",
+  "branch_exists",
+  "diff_contains",
+  "file_restored",
+];
+
+function unknownAssertMessage(check: unknown): string {
+  const assert =
+    typeof check === "object" && check !== null ? (check as { assert?: unknown }).assert : undefined;
+  const closest = typeof assert === "string" ? closestName(assert, GIT_ASSERTIONS) : undefined;
+  const mean = closest === undefined ? "" : `; did you mean ${closest}?`;
+  return `assert must be one of: ${GIT_ASSERTIONS.join(", ")}${mean}`;
+}
 export type GitCheck = CheckOf<typeof GitCheckSchema>;
 
 export type GitEvidence = {

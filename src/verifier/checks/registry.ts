@@ -4,6 +4,7 @@
  * the lookups the engine and the runtime call instead of switching on a type's name.
  */
 import { z } from "zod";
+import { closestName } from "../../core/suggest.ts";
 import type { EvaluationContext } from "../context.ts";
 import type { EventIndex } from "../event-index.ts";
 import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
@@ -48,8 +49,19 @@ const [firstSchema, ...otherSchemas] = Object.values(CHECK_TYPE_MODULES).map((mo
 if (firstSchema === undefined) throw new Error("the registry lists no check type");
 
 export const CheckSchema = z.discriminatedUnion("type", [firstSchema, ...otherSchemas], {
-  error: `type must be one of: ${CHECK_TYPES.join(", ")}`,
+  error: (issue) => unknownTypeMessage(issue.input),
 });
+
+/** Why a check has no type this registry knows, with the closest one for a typo. */
+function unknownTypeMessage(check: unknown): string {
+  const list = CHECK_TYPES.join(", ");
+  const type = typeof check === "object" && check !== null ? (check as { type?: unknown }).type : undefined;
+  if (typeof type !== "string") return `type must be one of: ${list}`;
+  const closest = closestName(type, CHECK_TYPES);
+  return closest === undefined
+    ? `type "${type}" is not a check type; the types are: ${list}`
+    : `type "${type}" is not a check type; did you mean ${closest}?`;
+}
 
 /** A parsed check, defaults applied, before it gets its id. */
 export type ParsedCheck = z.infer<typeof CheckSchema>;

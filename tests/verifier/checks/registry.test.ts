@@ -83,7 +83,9 @@ describe("the check type registry", () => {
 
   it("an unknown type is refused with the list of types", () => {
     const parsed = CheckSchema.safeParse({ type: "telepathy" });
-    expect(parsed.error?.issues[0]?.message).toBe(`type must be one of: ${CHECK_TYPES.join(", ")}`);
+    expect(parsed.error?.issues[0]?.message).toBe(
+      `type "telepathy" is not a check type; the types are: ${CHECK_TYPES.join(", ")}`,
+    );
   });
 });
 
