@@ -96,7 +96,7 @@ checks:
 
   it("reports duplicate YAML keys and duplicate check ids", async () => {
     expect((await problems(await quest("a.yaml", `id: y\n${minimal("x")}`)))[0]).toMatch(
-      /^a\.yaml:3:1: YAML: Map keys must be unique/,
+      /^a\.yaml:3:1: YAML: "id" appears twice in this map; keep one/,
     );
     const twice = `${minimal("x")}    id: same\n  - type: event\n    id: same\n    match: { event: input }\n`;
     expect(await problems(await quest("b.yaml", twice))).toEqual([
