@@ -51,6 +51,7 @@ export async function loadQuestPack(dir: string, only?: string[]): Promise<Loade
   const diagnostics: Diagnostic[] = [];
   const quests: Quest[] = [];
   const sources = new Map<Quest, YamlSource>();
+  const failed: FailedFiles = { ids: new Set(), withoutId: 0 };
   for (const name of names) {
     const loaded = await readQuestFile(join(dir, name));
     if (loaded.ok) {
@@ -58,15 +59,23 @@ export async function loadQuestPack(dir: string, only?: string[]): Promise<Loade
       sources.set(loaded.value, loaded.source);
     } else {
       diagnostics.push(...loaded.diagnostics);
+      if (loaded.id !== undefined) failed.ids.add(loaded.id);
+      else failed.withoutId++;
     }
   }
-  diagnostics.push(...packProblems(quests, sources, only === undefined));
+  diagnostics.push(...packProblems(quests, sources, only === undefined, failed));
   return diagnostics.length > 0 ? { ok: false, diagnostics } : { ok: true, value: quests };
 }
 
-async function readQuestFile(
-  file: string,
-): Promise<{ ok: true; value: Quest; source: YamlSource } | { ok: false; diagnostics: Diagnostic[] }> {
+/** The files of a pack that did not load: the ids they give, and how many give none that can be read. */
+type FailedFiles = { ids: Set<string>; withoutId: number };
+
+/** A quest file read: the quest, or its problems and the id it gives when that can be read. */
+type ReadQuest =
+  | { ok: true; value: Quest; source: YamlSource }
+  | { ok: false; diagnostics: Diagnostic[]; id?: string };
+
+async function readQuestFile(file: string): Promise<ReadQuest> {
   const read = await readBounded(file);
   if (!read.ok) return fileProblem(file, read.problem);
   const { bytes } = read;
@@ -76,18 +85,25 @@ async function readQuestFile(
     return fileProblem(file, "is empty; a quest file needs version, id, title, goal and checks");
 
   const parsed = parseYamlSource(text, file);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ...parsed, ...writtenId(text) };
   const { source } = parsed;
   const data = documentValue(source.document);
   if (!data.ok) {
     const where = data.offset !== undefined ? source.position(data.offset) : { line: 1, column: 1 };
-    return { ok: false, diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }] };
+    return {
+      ok: false,
+      diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }],
+      ...writtenId(text),
+    };
   }
+  const given = data.value as { id?: unknown } | null;
+  const id = typeof given?.id === "string" ? { id: given.id } : {};
   const result = QuestFileSchema.safeParse(data.value);
   if (!result.success)
     return {
       ok: false,
       diagnostics: zodDiagnostics(result.error, { source, data: data.value, schema: QuestFileSchema }),
+      ...id,
     };
 
   const diagnostics: Diagnostic[] = [];
@@ -121,7 +137,7 @@ async function readQuestFile(
       });
     }
   }
-  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  if (diagnostics.length > 0) return { ok: false, diagnostics, ...id };
   const quest: Quest = { ...result.data, checks, source: file, ...(sandboxDir ? { sandboxDir } : {}) };
   return { ok: true, value: quest, source };
 }
@@ -182,7 +198,23 @@ async function folderProblem(dir: string): Promise<string | undefined> {
   }
 }
 
-function packProblems(quests: Quest[], sources: Map<Quest, YamlSource>, wholePack: boolean): Diagnostic[] {
+/** The quest id a file that is not valid YAML says on a line of its own (`id: first-file`), if any. */
+function writtenId(text: string): { id?: string } {
+  const id = /^id:[ \t]*["']?([a-z0-9][a-z0-9-]*)["']?[ \t]*$/m.exec(text)?.[1];
+  return id === undefined ? {} : { id };
+}
+
+/**
+ * What only the whole pack can say. A quest that requires one whose file did not load is not
+ * also told the id is unknown: the file's own error is the one to fix (and when a file failed
+ * with no id that can be read, any unknown id may be its).
+ */
+function packProblems(
+  quests: Quest[],
+  sources: Map<Quest, YamlSource>,
+  wholePack: boolean,
+  failed: FailedFiles,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const at = (quest: Quest, path: PropertyKey[], message: string) =>
     diagnostics.push({
@@ -207,7 +239,7 @@ function packProblems(quests: Quest[], sources: Map<Quest, YamlSource>, wholePac
 
   for (const quest of quests) {
     quest.requires.forEach((required, index) => {
-      if (!byId.has(required)) {
+      if (!byId.has(required) && !failed.ids.has(required) && failed.withoutId === 0) {
         const known = [...byId.keys()].join(", ");
         at(quest, ["requires", index], `requires unknown quest "${required}"; quests in this pack: ${known}`);
       }

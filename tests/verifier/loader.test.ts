@@ -182,3 +182,32 @@ describe("readBounded, for other loaders", () => {
     });
   });
 });
+
+describe("a pack with a broken file: no cascade", () => {
+  const broken = (id: string) => minimal(id).replace("type: event", "type: evnt");
+
+  it("the quests that require a broken quest are not also told it is unknown", async () => {
+    await quest("a.yaml", broken("a"));
+    await quest("b.yaml", minimal("b", "requires: [a]\n"));
+    await quest("c.yaml", minimal("c", "requires: [a, ghost]\n"));
+    expect(await problems(dir)).toEqual([
+      'a.yaml:6:11: checks[0].type: type "evnt" is not a check type; did you mean event?',
+      'c.yaml:5:15: requires unknown quest "ghost"; quests in this pack: b, c',
+    ]);
+  });
+
+  it("a file that is not even YAML still gives its id line", async () => {
+    await quest("a.yaml", "version: 1\nid: a\ntitle: [A\n");
+    await quest("b.yaml", minimal("b", "requires: [a]\n"));
+    const found = await problems(dir);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^a\.yaml:\d+:\d+: YAML: /);
+  });
+
+  it("when a broken file gives no id, no require is called unknown: its error comes first", async () => {
+    await quest("a.yaml", "version: 1\ntitle: A\n");
+    await quest("b.yaml", minimal("b", "requires: [a, ghost]\n"));
+    const found = await problems(dir);
+    expect(found.every((line) => line.startsWith("a.yaml:"))).toBe(true);
+  });
+});
