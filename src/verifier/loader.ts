@@ -1,11 +1,13 @@
 import { constants } from "node:fs";
-import { type FileHandle, open, readdir, stat } from "node:fs/promises";
+import { type FileHandle, open, readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
+import { isInside, parseQuestPath, type QuestPathRule } from "../core/paths.ts";
 import { documentValue, parseYamlSource, type YamlSource } from "../core/yaml-source.ts";
-import { withQuestDefaults } from "./checks/registry.ts";
-import { defaultCheckId, type Quest, QuestFileSchema } from "./quest.ts";
-import { zodDiagnostics } from "./schema-diagnostics.ts";
+import type { PathField } from "./checks/define.ts";
+import { pathFieldsOf, withQuestDefaults } from "./checks/registry.ts";
+import { defaultCheckId, type Quest, type QuestFile, QuestFileSchema } from "./quest.ts";
+import { formatPath, zodDiagnostics } from "./schema-diagnostics.ts";
 
 const MIB = 1024 * 1024;
 
@@ -125,17 +127,12 @@ async function readQuestFile(file: string): Promise<ReadQuest> {
     }
   });
 
+  diagnostics.push(...pathProblems(result.data, source));
   let sandboxDir: string | undefined;
   if (result.data.sandbox !== undefined) {
     sandboxDir = resolve(dirname(file), result.data.sandbox);
-    const problem = await folderProblem(sandboxDir);
-    if (problem) {
-      diagnostics.push({
-        file,
-        ...source.locate(["sandbox"]),
-        message: `sandbox ${result.data.sandbox} ${problem}; it names a template folder relative to this quest file`,
-      });
-    }
+    const problem = await sandboxProblem(result.data.sandbox, sandboxDir, dirname(file));
+    if (problem) diagnostics.push({ file, ...source.locate(["sandbox"]), message: `sandbox ${problem}` });
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics, ...id };
   const quest: Quest = { ...result.data, checks, source: file, ...(sandboxDir ? { sandboxDir } : {}) };
@@ -190,11 +187,49 @@ export async function readBounded(
   }
 }
 
-async function folderProblem(dir: string): Promise<string | undefined> {
+/**
+ * The path fields that can never resolve inside their root (each check type names its own,
+ * `pathFields`; the quest's `editable`), by core's rule, the one `resolveQuestPath` applies at run
+ * time. Lint refuses them for version 1 files too: they never worked.
+ */
+function pathProblems(quest: QuestFile, source: YamlSource): Diagnostic[] {
+  const fields: { path: (string | number)[]; field: PathField }[] = [];
+  quest.checks.forEach((check, index) => {
+    for (const field of pathFieldsOf(check)) fields.push({ path: ["checks", index, ...field.field], field });
+  });
+  (quest.editable ?? []).forEach((written, index) => {
+    fields.push({ path: ["editable", index], field: { field: [], written, rule: QUEST_EDITABLE } });
+  });
+  return fields.flatMap(({ path, field }) => {
+    const parsed = parseQuestPath(field.written, field.rule);
+    if (parsed.ok) return [];
+    const note = field.note ? ` ${field.note}` : "";
+    const message = `${formatPath(path)}: ${field.written} ${parsed.reason}${note}`;
+    return [{ file: source.file, ...source.locate(path), message }];
+  });
+}
+
+const QUEST_EDITABLE: QuestPathRule = { templates: "none", relativeTo: "the quest workspace" };
+const SANDBOX: QuestPathRule = { templates: "none", relativeTo: "the pack folder" };
+
+/**
+ * Why a quest's `sandbox` cannot be its template folder: it must name a folder inside the pack
+ * (relative to the quest file), by name and once symbolic links are followed.
+ */
+async function sandboxProblem(written: string, dir: string, packDir: string): Promise<string | undefined> {
+  const parsed = parseQuestPath(written, SANDBOX);
+  if (!parsed.ok) {
+    const why = parsed.problem === "escape" ? 'leaves the pack folder through ".."' : parsed.reason;
+    return `${written} ${why}; a sandbox is a template folder inside the pack`;
+  }
   try {
-    return (await stat(dir)).isDirectory() ? undefined : "is not a folder";
+    if (!(await stat(dir)).isDirectory()) return `${written} is not a folder`;
+    const [real, realPack] = await Promise.all([realpath(dir), realpath(packDir)]);
+    if (!isInside(real, realPack))
+      return `${written} leads out of the pack folder through a symbolic link (to ${real}); a sandbox is a template folder inside the pack`;
+    return undefined;
   } catch (error) {
-    return `cannot be used (${describeFsError(error)})`;
+    return `${written} cannot be used (${describeFsError(error)}); it names a template folder relative to this quest file`;
   }
 }
 

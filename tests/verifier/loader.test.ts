@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -209,5 +209,50 @@ describe("a pack with a broken file: no cascade", () => {
     await quest("b.yaml", minimal("b", "requires: [a, ghost]\n"));
     const found = await problems(dir);
     expect(found.every((line) => line.startsWith("a.yaml:"))).toBe(true);
+  });
+});
+
+describe("paths that can never resolve are lint errors", () => {
+  it("a check's path field, located at the field, with what to write instead", async () => {
+    const file = await quest(
+      "a.yaml",
+      minimal("a").replace(
+        "  - type: event\n    match: { event: turn_end }\n",
+        "  - type: file_exists\n    path: ../notes.md\n  - type: command\n    run: x\n    cwd: '{agent_dir}/x'\n",
+      ),
+    );
+    expect(await problems(file)).toEqual([
+      'a.yaml:7:11: checks[0].path: ../notes.md leaves the workspace through ".."; a quest path stays inside its root',
+      "a.yaml:10:10: checks[1].cwd: {agent_dir}/x starts with {agent_dir}, outside the workspace; this path stays in the workspace: write it relative to it (or start it with {workspace}) (a command with isolation: none runs in place and may start cwd with {agent_dir} or {home})",
+    ]);
+  });
+
+  it("a sandbox must be inside the pack folder, also once links are followed", async () => {
+    const outside = await mkdtemp(join(tmpdir(), "pi-quests-outside-"));
+    try {
+      await mkdir(join(dir, "sandboxes/inside"), { recursive: true });
+      await symlink(outside, join(dir, "sandboxes/away"));
+      await symlink(join(dir, "sandboxes/inside"), join(dir, "sandboxes/alias"));
+      expect(await problems(await quest("a.yaml", minimal("a", "sandbox: sandboxes/away\n")))).toEqual([
+        `a.yaml:5:10: sandbox sandboxes/away leads out of the pack folder through a symbolic link (to ${await realpath(outside)}); a sandbox is a template folder inside the pack`,
+      ]);
+      expect(await problems(await quest("b.yaml", minimal("b", "sandbox: /tmp\n")))).toEqual([
+        "b.yaml:5:10: sandbox /tmp is an absolute path; write it relative to the pack folder; a sandbox is a template folder inside the pack",
+      ]);
+      const alias = await loadQuestFile(await quest("c.yaml", minimal("c", "sandbox: sandboxes/alias\n")));
+      expect(alias.ok).toBe(true);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("the quest's editable takes no template", async () => {
+    const file = await quest(
+      "a.yaml",
+      minimal("a", 'editable: ["{workspace}/src/**"]\n').replace("version: 1", "version: 2"),
+    );
+    expect(await problems(file)).toEqual([
+      "a.yaml:5:12: editable[0]: {workspace}/src/** starts with {workspace}; this path takes no template: write it relative to the quest workspace (src/**)",
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 /** `git`: one assertion about the workspace's repository, against the pinned baseline commit. */
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
+import type { QuestPathRule } from "../../core/paths.ts";
 import { IntPredicateSchema } from "../../core/predicates.ts";
 import { closestName } from "../../core/suggest.ts";
 import type { EvaluationContext } from "../context.ts";
@@ -47,6 +48,9 @@ function unknownAssertMessage(check: unknown): string {
   return `assert must be one of: ${GIT_ASSERTIONS.join(", ")}${mean}`;
 }
 export type GitCheck = CheckOf<typeof GitCheckSchema>;
+
+/** A path given to git: relative to the repository, never a template (git would take it literally). */
+const GIT_PATH: QuestPathRule = { templates: "none", relativeTo: "the repository" };
 
 export type GitEvidence = {
   kind: "git";
@@ -102,7 +106,7 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
     }
     case "diff_contains": {
       if (check.path !== undefined) {
-        const resolved = resolveQuestPath(check.path, ctx.paths);
+        const resolved = resolveQuestPath(check.path, ctx.paths, GIT_PATH);
         if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
       }
       const answer = await git.diffSince(cwd, baseline, check.path);
@@ -115,7 +119,7 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
       );
     }
     case "file_restored": {
-      const resolved = resolveQuestPath(check.path, ctx.paths);
+      const resolved = resolveQuestPath(check.path, ctx.paths, GIT_PATH);
       if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
       const answer = await git.compareWithBaseline(cwd, baseline, check.path);
       if (!answer.ok) return gitFailed(answer);
@@ -135,4 +139,8 @@ export const gitCheck = defineCheckType({
   schema: GitCheckSchema,
   evaluate: evaluateGitCheck,
   needs: {},
+  pathFields: (check) =>
+    "path" in check && check.path !== undefined
+      ? [{ field: ["path"], written: check.path, rule: GIT_PATH }]
+      : [],
 });

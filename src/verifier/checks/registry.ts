@@ -10,7 +10,7 @@ import type { EventIndex } from "../event-index.ts";
 import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
 import { type CommandCheck, type CommandEvidence, commandCheck } from "./command.ts";
 import { type ConfirmEvidence, confirmCheck } from "./confirm.ts";
-import type { CheckBehaviour, QuestDefaults, ReportDetail } from "./define.ts";
+import type { CheckBehaviour, PathField, QuestDefaults, ReportDetail } from "./define.ts";
 import { type EventEvidence, eventCheck } from "./event.ts";
 import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
 import { type GitEvidence, gitCheck } from "./git.ts";
@@ -154,6 +154,15 @@ export function version2FieldsUsed(check: ParsedCheck): readonly string[] {
 
 function version2FieldsOf<K extends CheckType>(type: K, check: ParsedByType[K]): readonly string[] {
   return BEHAVIOURS[type].version2FieldsUsed?.(check) ?? [];
+}
+
+/** The fields of this check that name paths, each with the rule it must follow (for the loader's lint). */
+export function pathFieldsOf(check: ParsedCheck): readonly PathField[] {
+  return pathFieldsByType(check.type, check);
+}
+
+function pathFieldsByType<K extends CheckType>(type: K, check: ParsedByType[K]): readonly PathField[] {
+  return BEHAVIOURS[type].pathFields?.(check) ?? [];
 }
 
 /** The check once the quest's own fields apply to it (a command check takes the quest's `editable`). */

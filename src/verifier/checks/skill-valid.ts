@@ -1,6 +1,7 @@
 /** `skill_valid`: passes when Pi's own skill discovery finds the skill and it breaks no rule. */
 import { z } from "zod";
 import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
+import { ANY_TEMPLATE } from "../../core/paths.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import type { CheckResult } from "../results.ts";
@@ -66,4 +67,6 @@ export const skillValidCheck = defineCheckType({
   schema: SkillValidCheckSchema,
   evaluate: evaluateSkillValidCheck,
   needs: {},
+  pathFields: (check) =>
+    check.path === undefined ? [] : [{ field: ["path"], written: check.path, rule: ANY_TEMPLATE }],
 });
