@@ -128,7 +128,10 @@ export type McpOutcome =
       server: string;
       /** `config`: the learner can fix it (unknown, disabled or invalid server); the rest are pending. */
       kind: "config" | "unavailable" | "timeout" | "stopped";
+      /** One line: what failed, and how the server ended (its exit, the stderr line that says why). */
       message: string;
+      /** How a stdio server ended, line by line, its stderr tail included: for the evidence. */
+      detail?: string[];
     };
 
 export type SkillRequest = {
