@@ -10,8 +10,9 @@ import { type CliIo, tryParse } from "./io.ts";
 export const LINT_USAGE = `Usage: pi-quests lint PATH...
 
 Checks each quest file or pack folder against the quest format (docs/quest-format.md):
-schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders.
-Prints one file:line:column message a problem.
+schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders, and
+paths that can never resolve inside their root. Prints one file:line:column message
+a problem, with the closest name for a typo.
 
 Exit codes: 0 all valid, 3 something is invalid.
 `;
