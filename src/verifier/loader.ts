@@ -126,7 +126,7 @@ async function readQuestFile(
  * past the bound tells a file that grew after that from one that fits. A FIFO does not block the
  * open (O_NONBLOCK) and is refused as not a regular file.
  */
-async function readBounded(
+export async function readBounded(
   file: string,
 ): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string }> {
   const tooLarge = (size: number | string) => ({
@@ -227,7 +227,7 @@ function requiresCycles(byId: Map<string, Quest>): string[][] {
 }
 
 /** One diagnostic per zod issue, at the YAML node the issue is about. */
-function zodDiagnostics(error: z.ZodError, source: YamlSource): Diagnostic[] {
+export function zodDiagnostics(error: z.ZodError, source: YamlSource): Diagnostic[] {
   return error.issues.map((issue) => {
     const path = issue.path;
     const label = path.length > 0 ? `${formatPath(path)}: ` : "";
