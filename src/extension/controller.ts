@@ -8,13 +8,14 @@
 
 import type { EventLog } from "../events/log-writer.ts";
 import { EVALUATION_TRIGGERS, PI_EVENTS, type PiEvent } from "../events/names.ts";
+import type { Progress, ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
+import type { SandboxOutcome } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { confirmationPrompt } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
-import type { Progress, ProgressStore } from "./progress.ts";
 import { createQuestActivator } from "./quest-activation.ts";
 import { questHelp, readQuestCommand } from "./quest-command.ts";
 import { createQuestEvaluation } from "./quest-evaluation.ts";
@@ -22,7 +23,6 @@ import { questHudState } from "./quest-hud-state.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
 import type { QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
-import type { SandboxOutcome } from "./sandbox.ts";
 
 export type QuestControllerDeps = {
   pack: readonly Quest[];

@@ -6,12 +6,12 @@
 
 import type { EventLog } from "../events/log-writer.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/names.ts";
+import type { SandboxOutcome } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { runsInTaskVerifier } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
-import type { SandboxOutcome } from "./sandbox.ts";
 
 export type Activation = { ok: true } | { ok: false; message: string };
 

@@ -20,16 +20,16 @@ import {
 } from "../../src/extension/controller.ts";
 import { hudLines } from "../../src/extension/hud.ts";
 import { pinQuest } from "../../src/extension/pinned-quest.ts";
-import { openProgressStore, type Progress } from "../../src/extension/progress.ts";
 import { questHelp } from "../../src/extension/quest-command.ts";
 import type { QuestPins } from "../../src/extension/quest-session-state.ts";
 import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
-import { prepareSandbox, type SandboxOutcome } from "../../src/extension/sandbox.ts";
+import { openProgressStore, type Progress } from "../../src/runtime/progress.ts";
 import {
   createQuestEvaluator,
   type EvaluationInput,
   type QuestEvaluator,
 } from "../../src/runtime/quest-evaluator.ts";
+import { prepareSandbox, type SandboxOutcome } from "../../src/runtime/sandbox.ts";
 import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
 import { formatQuestResult } from "../../src/verifier/report.ts";
 import type { QuestResult } from "../../src/verifier/results.ts";
