@@ -14,6 +14,7 @@ import { loadQuestPack } from "../verifier/loader.ts";
 import { type QuestController, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { createIntegrityAlerts } from "./integrity-alerts.ts";
+import { questStartOf } from "./quest-activation.ts";
 import type { QuestUi } from "./quest-ui.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
@@ -76,6 +77,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     sessionId: options.sessionId,
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
+    start: questStartOf(env.PI_QUESTS_START),
     async createEvaluator(quest, pins, confirmed) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");
