@@ -6,11 +6,18 @@ import { type CliIo, processIo } from "./io.ts";
 import { LINT_COMMAND } from "./lint.ts";
 import { RECEIPTS_COMMAND } from "./receipts.ts";
 import { SANDBOX_COMMAND } from "./sandbox.ts";
+import { TEST_COMMAND } from "./test.ts";
 
 export type { CliIo } from "./io.ts";
 
 /** In the order `pi-quests help` lists them. */
-const COMMANDS: readonly CliCommand[] = [LINT_COMMAND, CHECK_COMMAND, RECEIPTS_COMMAND, SANDBOX_COMMAND];
+const COMMANDS: readonly CliCommand[] = [
+  LINT_COMMAND,
+  CHECK_COMMAND,
+  TEST_COMMAND,
+  SANDBOX_COMMAND,
+  RECEIPTS_COMMAND,
+];
 
 const HELP_WORDS: ReadonlySet<string> = new Set(["help", "--help", "-h"]);
 

@@ -5,12 +5,10 @@
  * a learner does, step by step, and what the scripted model answers to each prompt.
  */
 import { z } from "zod";
+import type { JsonValue, Reply } from "../core/play-replies.ts";
 
 /** `pass`, or `fail-` and a name: the file name says how the play must end. */
 export const PLAY_NAME_PATTERN = /^(pass|fail-[a-z0-9][a-z0-9-]*)$/;
-
-/** One answer of the scripted model: one assistant message with one tool call, or its final text. */
-export type Reply = { tool: string; args: Record<string, unknown> } | { text: string };
 
 const ReplySchema = z
   .strictObject({
@@ -26,7 +24,9 @@ const ReplySchema = z
   })
   .transform(
     (reply): Reply =>
-      reply.tool !== undefined ? { tool: reply.tool, args: reply.args ?? {} } : { text: reply.text ?? "" },
+      reply.tool !== undefined
+        ? { tool: reply.tool, args: (reply.args ?? {}) as { [key: string]: JsonValue } }
+        : { text: reply.text ?? "" },
   );
 
 function replyProblem(reply: { tool?: string; args?: unknown; text?: string }): string | undefined {
