@@ -57,7 +57,7 @@ const TEST_OPTIONS = {
 } as const;
 
 /** How long one step, one quest start and one confirm dialog may take. */
-const TIMEOUTS = { stepMs: 90_000, startMs: 60_000, dialogMs: 15_000 };
+const TIMEOUTS = { stepMs: 90_000, startMs: 60_000, dialogMs: 10_000 };
 
 /** The extension files a play's Pi loads: the scripted model, then pi-quests itself. */
 const EXTENSION_FILES = [

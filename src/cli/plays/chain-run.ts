@@ -94,6 +94,7 @@ async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome
   }
 
   const pi = await openPi(setting, env);
+  let ranOut: string[] = [];
   try {
     if (!started) {
       const start = await startQuest(pi, play.quest, setting.timeouts.startMs);
@@ -101,6 +102,7 @@ async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome
     }
     const steps = await playSteps(pi, play.steps, setting.shell, setting.timeouts);
     if (!steps.ok) return { outcome: "error", reason: steps.reason };
+    ranOut = steps.ranOut;
     // The play's last word: the quest checked now, as `/quest check` would.
     await pi.prompt("/quest check", { timeoutMs: setting.timeouts.stepMs });
   } catch (error) {
@@ -108,7 +110,13 @@ async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome
   } finally {
     await pi.close();
   }
-  return outcomeOf(setting, play.quest);
+  const outcome = await outcomeOf(setting, play.quest);
+  if (ranOut.length === 0 || outcome.outcome === "complete") return outcome;
+  // Why a play that needed more turns did not complete its quest, in the author's words.
+  return {
+    ...outcome,
+    reason: `the play has no more replies: the model asked for more in ${ranOut.join(", ")}`,
+  };
 }
 
 async function openPi(setting: ChainSetting, env: Record<string, string>): Promise<PiRpcClient> {

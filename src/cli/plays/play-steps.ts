@@ -6,6 +6,7 @@
  * dialog the next `confirm` step is for as soon as it shows; a dialog no step answers is
  * declined. Every wait is bounded; a step that does not finish in time ends the play as an error.
  */
+import { NO_MORE_REPLIES } from "../../core/play-replies.ts";
 import type { PlayStep } from "../../verifier/play.ts";
 import type { PiRpcClient, UiRequest } from "./pi-rpc.ts";
 
@@ -19,7 +20,10 @@ export type StepTimeouts = {
 /** Runs a shell command in the play's workspace, contained like everything else of the play. */
 export type ShellRunner = (script: string) => Promise<{ exitCode: number | null; output: string }>;
 
-export type StepsOutcome = { ok: true } | { ok: false; reason: string };
+/** `ranOut`: the prompt steps whose run asked the scripted model for more replies than it had. */
+type StepDone = { ok: true } | { ok: false; reason: string };
+
+export type StepsOutcome = { ok: true; ranOut: string[] } | { ok: false; reason: string };
 
 /** Plays `steps` on `pi` in order; stops at the first step that could not be done. */
 export async function playSteps(
@@ -29,13 +33,17 @@ export async function playSteps(
   timeouts: StepTimeouts,
 ): Promise<StepsOutcome> {
   const dialogs = dialogAnswerer(pi, steps);
+  const ranOut: string[] = [];
   try {
     for (const [index, step] of steps.entries()) {
       dialogs.at(index);
+      const from = pi.lines.length;
       const done = await playStep(pi, step, index, shell, timeouts, dialogs);
-      if (!done.ok) return { ok: false, reason: `step ${index + 1} (${describeStep(step)}): ${done.reason}` };
+      const name = `step ${index + 1} (${describeStep(step)})`;
+      if (!done.ok) return { ok: false, reason: `${name}: ${done.reason}` };
+      if (step.kind === "prompt" && askedPastReplies(pi, from)) ranOut.push(name);
     }
-    return { ok: true };
+    return { ok: true, ranOut };
   } finally {
     // Past the last step, a dialog (the closing check's) is declined.
     dialogs.at(steps.length);
@@ -49,7 +57,7 @@ async function playStep(
   shell: ShellRunner,
   { stepMs, dialogMs }: StepTimeouts,
   dialogs: DialogAnswerer,
-): Promise<StepsOutcome> {
+): Promise<StepDone> {
   try {
     switch (step.kind) {
       case "prompt":
@@ -77,6 +85,15 @@ async function playStep(
   } catch (error) {
     return { ok: false, reason: (error as Error).message.split("\n")[0] ?? "failed" };
   }
+}
+
+/** Whether the model answered "(the play has no more replies)" since line `from`. */
+function askedPastReplies(pi: PiRpcClient, from: number): boolean {
+  return pi.lines.slice(from).some((line) => {
+    if (line.type !== "message_end") return false;
+    const message = line.message as { role?: string; content?: unknown } | undefined;
+    return message?.role === "assistant" && JSON.stringify(message.content ?? "").includes(NO_MORE_REPLIES);
+  });
 }
 
 type DialogAnswerer = {
