@@ -42,7 +42,7 @@ Exit codes: 0 every play ended as its name says, 1 one did not, 3 invalid input.
 
 export const TEST_COMMAND: CliCommand = {
   name: "test",
-  summary: "play every quest's solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)",
+  summary: "prove a pack: play its solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)",
   usage: TEST_USAGE,
   run: (args, io) => test(args, io),
 };

@@ -11,9 +11,11 @@ Usage:
   pi-quests lint PATH...        check quest files and packs (exit 0 valid, 3 invalid)
   pi-quests check QUEST.yaml|PACK_DIR [options]
                                 evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)
-  pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
+  pi-quests test PACK_DIR [options]
+                                prove a pack: play its solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)
   pi-quests sandbox QUEST.yaml|PACK_DIR [--quest ID] DIR
                                 set up the workspace a learner would start a quest in
+  pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
   pi-quests help [COMMAND]
 
 Run "pi-quests COMMAND --help" for a command's options.
@@ -46,7 +48,7 @@ describe("the command table", () => {
     expect(await run(["frobnicate"])).toEqual({
       exitCode: 3,
       stdout: "",
-      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, receipts and sandbox\n\n${OVERVIEW}`,
+      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox and receipts\n\n${OVERVIEW}`,
     });
   });
 

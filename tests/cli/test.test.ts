@@ -170,7 +170,7 @@ describe("pi-quests test, invalid input: exit 3 and nothing played", () => {
     const run = await runCli(["test", pack]);
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toBe(
-      `${join(pack, "solutions/hello/pass.yaml")}:5:9: steps[0].model[0]: a tool reply needs args ({} for none)\n`,
+      `${join(pack, "solutions/hello/pass.yaml")}:5:9: steps[0].model[0]: a tool reply needs args ({} for none)`,
     );
     expect(run.stdout).toBe("");
   });

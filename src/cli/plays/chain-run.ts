@@ -25,6 +25,7 @@ import { workspaceHome } from "../../core/workspace-key.ts";
 import { openProgressStore } from "../../runtime/progress.ts";
 import type { Play } from "../../verifier/play.ts";
 import type { QuestResult } from "../../verifier/results.ts";
+import type { PlayContainment } from "./containment.ts";
 import { type PiRpcClient, startPiRpcClient } from "./pi-rpc.ts";
 import { playSteps, type ShellRunner, type StepTimeouts } from "./play-steps.ts";
 import type { PlayOutcome } from "./report.ts";
@@ -39,8 +40,8 @@ export type ChainSetting = {
   agentDir: string;
   /** Everything a play runs gets this environment and nothing else. */
   env: Record<string, string>;
-  /** Runs `file args` inside the chain's containment. */
-  enter(file: string, args: string[]): { file: string; args: string[] };
+  /** What every process of the chain runs inside (Pi is wrapped, leads its group, is tracked). */
+  containment: Pick<PlayContainment, "wrap" | "detached" | "track">;
   /** A bash script in the workspace, contained. */
   shell: ShellRunner;
   /** Whether the workspace still needs the quest's sandbox (it is empty, and the quest has one). */
@@ -120,16 +121,19 @@ async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome
 }
 
 async function openPi(setting: ChainSetting, env: Record<string, string>): Promise<PiRpcClient> {
-  return startPiRpcClient({
+  const pi = startPiRpcClient({
     cli: setting.piCli,
     cwd: setting.workspace,
     env,
     extensions: setting.extensions,
     // --approve: the learner trusts their own sandbox; RPC could not be asked.
     args: ["--offline", "--no-session", "--approve", "--provider", PLAY_PROVIDER, "--model", PLAY_MODEL],
-    wrap: setting.enter,
+    wrap: (file, args) => setting.containment.wrap(file, args),
+    detached: setting.containment.detached,
     waitMs: setting.timeouts.stepMs,
   });
+  setting.containment.track(pi.pid);
+  return pi;
 }
 
 /** `/quest start ID`, and whether the extension said it started. */

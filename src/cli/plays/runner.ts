@@ -4,13 +4,12 @@
  * its own containment so that no process a play started outlives it, then the folders removed.
  * The reports come back in pack order, whatever order the chains end in.
  */
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChainSetting, runChain } from "./chain-run.ts";
+import { openPlayContainment, type PlayContainment } from "./containment.ts";
 import type { PlayChain } from "./plan.ts";
-import { containPlay, type PlayContainment } from "./play-containment.ts";
 import type { StepTimeouts } from "./play-steps.ts";
 import type { PlayReport } from "./report.ts";
 
@@ -68,17 +67,13 @@ async function runOne(chain: PlayChain, dir: string, options: RunnerOptions): Pr
     workspace: join(dir, "workspace"),
   };
   for (const folder of Object.values(folders)) await mkdir(folder, { recursive: true });
-  const env = playEnv(options, folders);
-  const containment = await containPlay(env.PATH ?? "");
+  const containment = await openPlayContainment();
+  const env = { ...playEnv(options, folders), ...containment.env };
   try {
     const played = await runChain(chainSetting(options, folders, env, containment), chain.before, play);
     const closed = await containment.close();
-    if (!closed)
-      return report({
-        outcome: "error",
-        reason: "processes the play started did not end",
-        containment: containment.kind,
-      });
+    if (!closed.ok)
+      return report({ outcome: "error", reason: closed.message, containment: containment.kind });
     return report({ ...played, containment: containment.kind });
   } catch (error) {
     await containment.close();
@@ -98,8 +93,18 @@ function chainSetting(
     workspace: folders.workspace,
     agentDir: folders.agentDir,
     env,
-    enter: (file, args) => containment.enter(file, args),
-    shell: (script) => runShell(script, folders.workspace, env, containment, options.timeouts.stepMs),
+    containment,
+    shell: async (script) => {
+      const ran = await containment.run(script, {
+        cwd: folders.workspace,
+        env,
+        timeoutMs: options.timeouts.stepMs,
+      });
+      return {
+        exitCode: ran.timedOut ? null : ran.exitCode,
+        output: ran.error ?? `${ran.stdout}${ran.stderr}`,
+      };
+    },
     needsSandbox: async (quest) =>
       options.sandboxed.has(quest) && (await readdir(folders.workspace)).length === 0,
     timeouts: options.timeouts,
@@ -139,35 +144,6 @@ export function playEnv(
     GIT_COMMITTER_NAME: name,
     GIT_COMMITTER_EMAIL: email,
   };
-}
-
-/** A bash script in the workspace, contained, bounded in time; its output kept for a reason. */
-function runShell(
-  script: string,
-  cwd: string,
-  env: Record<string, string>,
-  containment: PlayContainment,
-  timeoutMs: number,
-): Promise<{ exitCode: number | null; output: string }> {
-  const { file, args } = containment.enter("bash", ["-c", script]);
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString("utf8")).slice(-4000);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      resolve({ exitCode: null, output: error.message });
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code, output });
-    });
-  });
 }
 
 /** `work` for every item, at most `jobs` at once; results in the items' order. */
