@@ -189,3 +189,26 @@ describe("pi-quests test, invalid input: exit 3 and nothing played", () => {
     }
   });
 });
+
+describe("pi-quests lint, on a pack with plays", () => {
+  it("counts the plays when they are valid, and reports a play's errors as the quests' are", async () => {
+    expect(await runCli(["lint", FIXTURE])).toMatchObject({
+      exitCode: 0,
+      stdout: "5 quest(s) and 7 play(s) valid",
+    });
+    const pack = join(makeWorkspace(), "pack");
+    cpSync(FIXTURE, pack, { recursive: true });
+    mkdirSync(join(pack, "solutions/helo"));
+    writeFileSync(join(pack, "solutions/helo/pass.yaml"), "version: 1\nsteps: []\n");
+    writeFileSync(
+      join(pack, "solutions/hello/fail-x.yaml"),
+      "version: 1\nsteps:\n  - bash: ls\n    prompt: hi\n",
+    );
+    const run = await runCli(["lint", pack]);
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr.split("\n")).toEqual([
+      `${join(pack, "solutions/hello/fail-x.yaml")}:3:5: steps[0]: a step is exactly one of prompt, bash, command, confirm, shell (found prompt and bash); make each its own step`,
+      `${join(pack, "solutions/helo")}:0:0: names no quest of this pack; quests: hello, notes, confirm, never, unproven`,
+    ]);
+  });
+});
