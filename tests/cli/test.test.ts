@@ -208,7 +208,7 @@ describe("pi-quests lint, on a pack with plays", () => {
     expect(run.exitCode).toBe(3);
     expect(run.stderr.split("\n")).toEqual([
       `${join(pack, "solutions/hello/fail-x.yaml")}:3:5: steps[0]: a step is exactly one of prompt, bash, command, confirm, shell (found prompt and bash); make each its own step`,
-      `${join(pack, "solutions/helo")}:0:0: names no quest of this pack; quests: hello, notes, confirm, never, unproven`,
+      `${join(pack, "solutions/helo")}: names no quest of this pack; quests: hello, notes, confirm, never, unproven`,
     ]);
   });
 });
