@@ -1,9 +1,10 @@
-/** The `pi-quests` command line: dispatches to lint, check, receipts and sandbox (one module each) from a table. */
+/** The `pi-quests` command line: dispatches to each command (one module each) from a table. */
 import { CHECK_COMMAND } from "./check.ts";
 import { type CliCommand, synopsisOf } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { LINT_COMMAND } from "./lint.ts";
+import { PLAY_COMMAND } from "./play.ts";
 import { RECEIPTS_COMMAND } from "./receipts.ts";
 import { SANDBOX_COMMAND } from "./sandbox.ts";
 import { TEST_COMMAND } from "./test.ts";
@@ -16,6 +17,7 @@ const COMMANDS: readonly CliCommand[] = [
   CHECK_COMMAND,
   TEST_COMMAND,
   SANDBOX_COMMAND,
+  PLAY_COMMAND,
   RECEIPTS_COMMAND,
 ];
 

@@ -5,15 +5,15 @@
  * file:line:col, nothing played).
  */
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
 import type { Quest } from "../verifier/quest.ts";
 import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
-import { type CliIo, tryParse } from "./io.ts";
+import { type CliIo, printDiagnostics, tryParse } from "./io.ts";
+import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
 import { findPi } from "./plays/pi-binary.ts";
 import { planChains } from "./plays/plan.ts";
 import { type TestReport, testExitCode } from "./plays/report.ts";
@@ -56,15 +56,6 @@ const TEST_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** How long one step, one quest start and one confirm dialog may take. */
-const TIMEOUTS = { stepMs: 90_000, startMs: 60_000, dialogMs: 10_000 };
-
-/** The extension files a play's Pi loads: the scripted model, then pi-quests itself. */
-const EXTENSION_FILES = [
-  join(import.meta.dirname, "..", "extension", "scripted-model.ts"),
-  join(import.meta.dirname, "..", "extension", "index.ts"),
-];
-
 const invalid = (io: CliIo, message: string): number => {
   io.stderr(`pi-quests test: ${message}\n`);
   return EXIT.invalid;
@@ -93,10 +84,10 @@ export async function test(args: string[], io: CliIo): Promise<number> {
 
   const pack = resolve(io.cwd, positionals[0] ?? "");
   const quests = await loadQuests(pack);
-  if (!quests.ok) return printed(io, quests.diagnostics);
+  if (!quests.ok) return printDiagnostics(io, quests.diagnostics);
   const ids = quests.value.map((quest) => quest.id);
   const plays = await loadPlays(pack, ids);
-  if (!plays.ok) return printed(io, plays.diagnostics);
+  if (!plays.ok) return printDiagnostics(io, plays.diagnostics);
   if (values.quest !== undefined && !ids.includes(values.quest))
     return invalid(io, `no quest "${values.quest}" in ${positionals[0]}; its quests: ${ids.join(", ")}`);
   const pi = findPi({ env: io.env, cwd: io.cwd });
@@ -113,7 +104,7 @@ export async function test(args: string[], io: CliIo): Promise<number> {
     env: io.env,
     jobs,
     keep: values.keep === true,
-    timeouts: TIMEOUTS,
+    timeouts: PLAY_TIMEOUTS,
   });
   const report: TestReport = {
     pack: positionals[0] ?? "",
@@ -137,9 +128,4 @@ function unproven(
     .filter((quest) => only === undefined || quest.id === only)
     .filter((quest) => !plays.some((play) => play.quest === quest.id && play.name === "pass"))
     .map((quest) => quest.id);
-}
-
-function printed(io: CliIo, diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]): number {
-  for (const diagnostic of diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
-  return EXIT.invalid;
 }

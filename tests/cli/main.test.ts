@@ -15,6 +15,8 @@ Usage:
                                 prove a pack: play its solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)
   pi-quests sandbox QUEST.yaml|PACK_DIR [--quest ID] DIR
                                 set up the workspace a learner would start a quest in
+  pi-quests play PACK_DIR [options]
+                                try a pack by hand in the real Pi, in a fresh workspace
   pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
   pi-quests help [COMMAND]
 
@@ -48,7 +50,7 @@ describe("the command table", () => {
     expect(await run(["frobnicate"])).toEqual({
       exitCode: 3,
       stdout: "",
-      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox and receipts\n\n${OVERVIEW}`,
+      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox, play and receipts\n\n${OVERVIEW}`,
     });
   });
 

@@ -57,6 +57,18 @@ export async function runChain(
   before: readonly Play[],
   play: Play,
 ): Promise<PlayedOutcome> {
+  const set = await playRequirements(setting, before);
+  return set ?? runPlay(setting, play);
+}
+
+/**
+ * The pass plays that complete the quests a quest requires, one after the other: undefined when
+ * each completed its quest, else the error that stops the chain.
+ */
+export async function playRequirements(
+  setting: ChainSetting,
+  before: readonly Play[],
+): Promise<PlayedOutcome | undefined> {
   for (const required of before) {
     const played = await runPlay(setting, required);
     if (played.outcome !== "complete") {
@@ -67,7 +79,7 @@ export async function runChain(
       };
     }
   }
-  return runPlay(setting, play);
+  return undefined;
 }
 
 async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome> {

@@ -13,6 +13,9 @@ import type { PlayChain } from "./plan.ts";
 import type { StepTimeouts } from "./play-steps.ts";
 import type { PlayReport } from "./report.ts";
 
+/** A chain's own folders: a home, an agent dir and the workspace. */
+export type ChainFolders = { home: string; agentDir: string; workspace: string };
+
 export type RunnerOptions = {
   pack: string;
   piCli: string;
@@ -81,9 +84,10 @@ async function runOne(chain: PlayChain, dir: string, options: RunnerOptions): Pr
   }
 }
 
-function chainSetting(
-  options: RunnerOptions,
-  folders: { home: string; agentDir: string; workspace: string },
+/** What a chain in `folders` runs with, inside `containment`. */
+export function chainSetting(
+  options: Pick<RunnerOptions, "piCli" | "extensions" | "sandboxed" | "timeouts">,
+  folders: ChainFolders,
   env: Record<string, string>,
   containment: PlayContainment,
 ): ChainSetting {
