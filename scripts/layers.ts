@@ -23,11 +23,16 @@ export const LAYERS: readonly (readonly string[])[] = [
 ];
 
 /**
- * The only modules that import Pi's packages at run time: the extension's entry (Pi's extension
- * API) and the skill probe, which loads skills with Pi's own loader so a skill check judges a
- * skill by Pi's rules, in the CLI as well as in Pi. Anywhere else, Pi is imported for its types.
+ * The only modules that import Pi's packages at run time: the two Pi entries, the extension's
+ * (Pi's extension API) and the scripted model's (pi-ai's faux provider, which plays a play's
+ * replies), and the skill probe, which loads skills with Pi's own loader so a skill check judges
+ * a skill by Pi's rules, in the CLI as well as in Pi. Anywhere else, Pi is imported for its types.
  */
-export const PI_RUNTIME_IMPORTERS: readonly string[] = ["src/extension/index.ts", "src/probes/skill.ts"];
+export const PI_RUNTIME_IMPORTERS: readonly string[] = [
+  "src/extension/index.ts",
+  "src/extension/scripted-model.ts",
+  "src/probes/skill.ts",
+];
 const PI_PACKAGE = /^@earendil-works\//;
 
 export type ImportSite = {
@@ -116,7 +121,8 @@ function rowOf(path: string): { folder: string; row: number } | undefined {
 export function importProblem(file: string, site: ImportSite): string | undefined {
   if (PI_PACKAGE.test(site.specifier)) {
     if (site.typeOnly || PI_RUNTIME_IMPORTERS.includes(file)) return undefined;
-    return `imports ${site.specifier} at run time; only ${PI_RUNTIME_IMPORTERS.join(" and ")} may (import its types with \`import type\`)`;
+    const allowed = `${PI_RUNTIME_IMPORTERS.slice(0, -1).join(", ")} and ${PI_RUNTIME_IMPORTERS.at(-1)}`;
+    return `imports ${site.specifier} at run time; only ${allowed} may (import its types with \`import type\`)`;
   }
   if (!site.specifier.startsWith(".")) return undefined;
   const from = rowOf(file);

@@ -1,13 +1,17 @@
 /**
- * The real `pi` in RPC mode, offline, with the scripted model and (by default) the pi-quests
- * extension: what `npm run demo` and the end-to-end tests drive. A caller sends prompts and slash commands, answers dialogs, and reads back exactly
- * what the extension showed: every `setWidget`, `setStatus` and `notify` Pi emitted.
+ * The real `pi` in RPC mode, offline, with the test fixture's scripted model and (by default) the
+ * pi-quests extension: what `npm run demo` and the end-to-end tests drive. A caller sends prompts
+ * and slash commands, answers dialogs, and reads back exactly what the extension showed: every
+ * `setWidget`, `setStatus` and `notify` Pi emitted. The client itself is pi-quests' own
+ * (src/cli/plays/pi-rpc.ts); this module chooses the test defaults: which Pi, the flags, the
+ * fixture's model and its script, and an environment with nothing of the real home in it.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
+import { type PiRpcClient, type RpcLine, startPiRpcClient, type UiRequest } from "../src/cli/plays/pi-rpc.ts";
+
+export type { RpcLine, UiRequest };
 
 const REPO = resolve(import.meta.dirname, "..");
 export const PI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
@@ -31,9 +35,6 @@ export type ScriptedTurn = {
 /** Longer than the extension's turn-end debounce (250 ms) with room for a slow machine. */
 const QUIET_MS = 800;
 const WAIT_MS = 45_000;
-
-export type RpcLine = { type: string; [key: string]: unknown };
-export type UiRequest = RpcLine & { type: "extension_ui_request"; id: string; method: string };
 
 export type PiRpcOptions = {
   workspace: string;
@@ -121,159 +122,58 @@ export function scriptedPiEnv(agentDir: string, scriptFile: string): Record<stri
   };
 }
 
-const isUi = (line: RpcLine, method: string): line is UiRequest =>
-  line.type === "extension_ui_request" && line.method === method;
-
 export function startPiRpc(options: PiRpcOptions): PiRpc {
   const agentDir = options.agentDir ?? mkdtempSync(join(tmpdir(), "pi-quests-agent-"));
   mkdirSync(agentDir, { recursive: true });
   const scriptFile = join(agentDir, `script-${Date.now()}-${Math.random().toString(16).slice(2)}.json`);
   writeFileSync(scriptFile, JSON.stringify(options.script ?? []));
-  const args = [
-    PI,
-    "--mode",
-    "rpc",
-    ...scriptedPiArgs({
+  const client: PiRpcClient = startPiRpcClient({
+    cli: PI,
+    cwd: options.workspace,
+    args: scriptedPiArgs({
       extension: options.withExtension !== false,
       session: options.session === true,
       extensions: options.extensions,
     }),
-  ];
-  const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: options.workspace,
     env: {
       PATH: process.env.PATH ?? "",
       ...scriptedPiEnv(agentDir, scriptFile),
       ...(options.pack ? { PI_QUESTS_PACK: options.pack } : {}),
       ...options.env,
     },
-    stdio: ["pipe", "pipe", "pipe"],
+    waitMs: WAIT_MS,
   });
-  const lines: RpcLine[] = [];
-  let stderr = "";
-  const waiters = new Set<() => void>();
-  let exited: number | null | undefined;
-  const exit = new Promise<number | null>((resolve) => {
-    child.on("exit", (code) => {
-      exited = code;
-      for (const wake of waiters) wake();
-      resolve(code);
-    });
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
-  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (text) => {
-    if (!text.startsWith("{")) return;
-    try {
-      lines.push(JSON.parse(text) as RpcLine);
-    } catch {
-      return;
-    }
-    for (const wake of waiters) wake();
-  });
-
-  const waitFor = (test: (line: RpcLine) => boolean, from = 0, timeoutMs = WAIT_MS): Promise<RpcLine> =>
-    new Promise((resolve, reject) => {
-      const check = () => {
-        const found = lines.slice(from).find(test);
-        if (found) return finish(() => resolve(found));
-        if (exited !== undefined) finish(() => reject(new Error(`pi exited (${exited}) first.\n${stderr}`)));
-      };
-      const timer = setTimeout(
-        () => finish(() => reject(new Error(`timed out waiting in pi's RPC output.\n${stderr}`))),
-        timeoutMs,
-      );
-      const finish = (settle: () => void) => {
-        clearTimeout(timer);
-        waiters.delete(check);
-        settle();
-      };
-      waiters.add(check);
-      check();
-    });
-
-  const send = (command: Record<string, unknown>) => {
-    child.stdin?.write(`${JSON.stringify(command)}\n`);
-  };
-
-  const hudUpdates = (from = 0) =>
-    lines.slice(from).filter((line) => isUi(line, "setWidget") || isUi(line, "setStatus"));
-
-  let requests = 0;
+  const hudUpdates = () => [...client.uiRequests("setWidget"), ...client.uiRequests("setStatus")];
   const pi: PiRpc = {
     agentDir,
-    lines,
-    send,
-    waitFor,
-    async request(command, { allowFailure = false } = {}) {
-      const id = `rpc-${++requests}-${Math.random().toString(16).slice(2)}`;
-      const from = lines.length;
-      send({ ...command, id });
-      const response = await waitFor((line) => line.type === "response" && line.id === id, from);
-      if (!response.success && !allowFailure) {
-        throw new Error(`pi refused ${JSON.stringify(command)}: ${JSON.stringify(response)}`);
-      }
-      return response;
-    },
-    async prompt(message) {
-      const id = `req-${lines.length}-${Math.random().toString(16).slice(2)}`;
-      const from = lines.length;
-      send({ id, type: "prompt", message });
-      const response = await waitFor((line) => line.type === "response" && line.id === id, from);
-      if (!response.success) throw new Error(`pi refused the prompt: ${JSON.stringify(response)}`);
-      if ((response.data as { disposition?: string } | undefined)?.disposition === "started") {
-        await waitFor((line) => line.type === "agent_settled", from);
-      }
-      return response;
-    },
+    lines: client.lines as RpcLine[],
+    prompt: (message) => client.prompt(message),
+    send: client.send,
+    request: (command, { allowFailure = false } = {}) => client.request(command, { allowFailure }),
+    waitFor: client.waitFor,
     async settled() {
       const deadline = Date.now() + WAIT_MS;
+      let exited: number | null | undefined;
+      void client.exited.then((code) => {
+        exited = code;
+      });
       for (;;) {
         const count = hudUpdates().length;
         await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
         const [title = ""] = pi.hud().widget ?? [];
         if (hudUpdates().length === count && count > 0 && !title.includes("checking…")) return;
-        if (exited !== undefined) throw new Error(`pi exited (${exited}).\n${stderr}`);
-        if (Date.now() > deadline) throw new Error(`the HUD never settled.\n${stderr}`);
+        if (exited !== undefined) throw new Error(`pi exited (${exited}).\n${client.stderr()}`);
+        if (Date.now() > deadline) throw new Error(`the HUD never settled.\n${client.stderr()}`);
       }
     },
-    widgets: (from = 0) =>
-      lines
-        .slice(from)
-        .filter((line) => isUi(line, "setWidget"))
-        .map((line) => (line.widgetLines as string[] | undefined) ?? []),
-    statuses: (from = 0) =>
-      lines
-        .slice(from)
-        .filter((line) => isUi(line, "setStatus"))
-        .map((line) => String(line.statusText ?? "")),
-    notifications: (from = 0) =>
-      lines
-        .slice(from)
-        .filter((line) => isUi(line, "notify"))
-        .map((line) => String(line.message)),
-    hud() {
-      const widgets = pi.widgets();
-      const statuses = pi.statuses();
-      return { widget: widgets.at(-1), status: statuses.at(-1) };
-    },
-    async answerConfirm(confirmed, from = 0) {
-      const request = (await waitFor((line) => isUi(line, "confirm"), from)) as UiRequest;
-      send({ type: "extension_ui_response", id: request.id, confirmed });
-      return request;
-    },
-    stderr: () => stderr,
-    async close() {
-      child.stdin?.end();
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-      const code = await exit;
-      clearTimeout(timer);
-      return code;
-    },
-    kill() {
-      child.kill("SIGKILL");
-    },
+    widgets: client.widgets,
+    statuses: client.statuses,
+    notifications: client.notifications,
+    hud: client.hud,
+    answerConfirm: client.answerConfirm,
+    stderr: client.stderr,
+    close: () => client.close(),
+    kill: client.kill,
   };
   return pi;
 }

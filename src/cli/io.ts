@@ -1,6 +1,8 @@
 /** What every command gets: where to write, where it runs, its environment; and shared helpers. */
 import { homedir } from "node:os";
+import { type Diagnostic, formatDiagnostic } from "../core/diagnostics.ts";
 import { agentDirFrom } from "../core/paths.ts";
+import { EXIT } from "./exit-codes.ts";
 
 /** A stream the CLI writes to (stdout or stderr; a buffer in tests). */
 export type Writer = (text: string) => void;
@@ -27,4 +29,10 @@ export function tryParse<T>(parseArguments: () => T, usage: string, io: CliIo): 
 /** Pi's agent dir: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
 export function agentDirOf(io: CliIo): string {
   return agentDirFrom(io.env, io.cwd, homedir());
+}
+
+/** Each diagnostic on its own `file:line:col: message` line of stderr; the exit code of invalid input. */
+export function printDiagnostics(io: CliIo, diagnostics: readonly Diagnostic[]): number {
+  for (const diagnostic of diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+  return EXIT.invalid;
 }

@@ -1,8 +1,10 @@
 /** `pi-quests lint PATH...`: every quest file and pack checked against the format. */
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuests } from "../verifier/loader.ts";
+import { loadPlays } from "../verifier/play-loader.ts";
 import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
@@ -10,9 +12,10 @@ import { type CliIo, tryParse } from "./io.ts";
 export const LINT_USAGE = `Usage: pi-quests lint PATH...
 
 Checks each quest file or pack folder against the quest format (docs/quest-format.md):
-schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders, and
-paths that can never resolve inside their root. Prints one file:line:column message
-a problem, with the closest name for a typo.
+schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders, paths
+that can never resolve inside their root; and a pack's plays (solutions/QUEST/pass.yaml
+and fail-NAME.yaml, which pi-quests test plays). Prints one file:line:column message a
+problem, with the closest name for a typo.
 
 Exit codes: 0 all valid, 3 something is invalid.
 `;
@@ -46,17 +49,34 @@ export async function lint(args: string[], io: CliIo): Promise<number> {
     return EXIT.invalid;
   }
   let quests = 0;
+  let plays = 0;
   let invalid = false;
+  const report = (diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]) => {
+    invalid = true;
+    for (const diagnostic of diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+  };
   for (const path of parsed.positionals) {
-    const loaded = await loadQuests(resolve(io.cwd, path));
-    if (loaded.ok) {
-      quests += loaded.value.length;
-    } else {
-      invalid = true;
-      for (const diagnostic of loaded.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+    const absolute = resolve(io.cwd, path);
+    const loaded = await loadQuests(absolute);
+    if (!loaded.ok) {
+      report(loaded.diagnostics);
+      continue;
     }
+    quests += loaded.value.length;
+    // A pack folder's plays are checked against its quests; a lone quest file has none.
+    if (!(await isFolder(absolute))) continue;
+    const loadedPlays = await loadPlays(
+      absolute,
+      loaded.value.map((quest) => quest.id),
+    );
+    if (loadedPlays.ok) plays += loadedPlays.value.length;
+    else report(loadedPlays.diagnostics);
   }
   if (invalid) return EXIT.invalid;
-  io.stdout(`${quests} quest(s) valid\n`);
+  io.stdout(plays > 0 ? `${quests} quest(s) and ${plays} play(s) valid\n` : `${quests} quest(s) valid\n`);
   return EXIT.pass;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path)).isDirectory();
 }

@@ -1,15 +1,25 @@
-/** The `pi-quests` command line: dispatches to lint, check and receipts (one module each) from a table. */
+/** The `pi-quests` command line: dispatches to each command (one module each) from a table. */
 import { CHECK_COMMAND } from "./check.ts";
 import { type CliCommand, synopsisOf } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { LINT_COMMAND } from "./lint.ts";
+import { PLAY_COMMAND } from "./play.ts";
 import { RECEIPTS_COMMAND } from "./receipts.ts";
+import { SANDBOX_COMMAND } from "./sandbox.ts";
+import { TEST_COMMAND } from "./test.ts";
 
 export type { CliIo } from "./io.ts";
 
 /** In the order `pi-quests help` lists them. */
-const COMMANDS: readonly CliCommand[] = [LINT_COMMAND, CHECK_COMMAND, RECEIPTS_COMMAND];
+const COMMANDS: readonly CliCommand[] = [
+  LINT_COMMAND,
+  CHECK_COMMAND,
+  TEST_COMMAND,
+  SANDBOX_COMMAND,
+  PLAY_COMMAND,
+  RECEIPTS_COMMAND,
+];
 
 const HELP_WORDS: ReadonlySet<string> = new Set(["help", "--help", "-h"]);
 
@@ -33,7 +43,7 @@ ${[...COMMANDS.map((command) => overviewLine(synopsisOf(command), command.summar
 Run "pi-quests COMMAND --help" for a command's options.
 `;
 
-/** "lint, check and receipts" */
+/** "lint, check, receipts and sandbox" */
 const commandNames = (): string => {
   const names = COMMANDS.map((command) => command.name);
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");

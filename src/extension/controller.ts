@@ -8,21 +8,21 @@
 
 import type { EventLog } from "../events/log-writer.ts";
 import { EVALUATION_TRIGGERS, PI_EVENTS, type PiEvent } from "../events/names.ts";
+import type { Progress, ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
+import type { SandboxOutcome } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { confirmationPrompt } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
-import type { Progress, ProgressStore } from "./progress.ts";
-import { createQuestActivator } from "./quest-activation.ts";
+import { createQuestActivator, type QuestStart } from "./quest-activation.ts";
 import { questHelp, readQuestCommand } from "./quest-command.ts";
 import { createQuestEvaluation } from "./quest-evaluation.ts";
 import { questHudState } from "./quest-hud-state.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
 import type { QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
-import type { SandboxOutcome } from "./sandbox.ts";
 
 export type QuestControllerDeps = {
   pack: readonly Quest[];
@@ -48,6 +48,8 @@ export type QuestControllerDeps = {
   backlog?: PiEvent[];
   /** Where altered records and blocked tool calls are reported; the HUD and /quest status show them. */
   alerts?: IntegrityAlerts;
+  /** Which quest starts by itself (`PI_QUESTS_START`, quest-activation.ts); unset: today's rule. */
+  start?: QuestStart;
 };
 
 export type QuestController = {
@@ -93,6 +95,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     ...(deps.pinDependencies ? { pinDependencies: deps.pinDependencies } : {}),
     render,
     evaluateActivated: () => evaluation.questActivated(),
+    startNext: deps.start !== "off",
   });
   alerts.onChange(render);
 
@@ -105,7 +108,11 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     }
   };
   for (const event of deps.backlog?.splice(0) ?? []) recordEvent(event);
-  await resume(session, ui, activator.activate, { render, evaluate: () => evaluation.questActivated() });
+  await resume(session, ui, activator.activate, {
+    start: deps.start,
+    render,
+    evaluate: () => evaluation.questActivated(),
+  });
 
   const context: QuestCommandContext = {
     session,
@@ -159,12 +166,16 @@ async function loadProgress(
   return loaded.progress;
 }
 
-/** Back where the learner left off: the pinned quest, or the next available one. */
+/**
+ * Back where the learner left off: the pinned quest, or the next available one. `start` changes
+ * that: `"off"` activates nothing by itself, `{ quest }` activates that quest unless it is the
+ * pinned one (a quest it cannot start is a warning, and then none starts by itself).
+ */
 async function resume(
   session: QuestSessionState,
   ui: QuestUi,
   activate: QuestCommandContext["activate"],
-  { render, evaluate }: { render(): void; evaluate(): void },
+  { start, render, evaluate }: { start: QuestStart; render(): void; evaluate(): void },
 ): Promise<void> {
   const restored = session.restorePinned();
   if (restored.kind === "unusable") {
@@ -174,15 +185,46 @@ async function resume(
     );
     await session.save();
   }
-  if (session.active) {
+  const asked = typeof start === "object" ? startAsked(session, start.quest) : undefined;
+  if (asked && !asked.ok) ui.notify(asked.message, "warning");
+  if (session.active && (!asked?.ok || session.active.quest.id === asked.quest.id)) {
     render();
     evaluate();
     return;
   }
-  const next = session.nextAvailable();
+  const next = asked
+    ? asked.ok
+      ? asked.quest
+      : undefined
+    : start === "off"
+      ? undefined
+      : session.nextAvailable();
   const started = next ? await activate(next) : { ok: true as const };
   if (!started.ok) ui.notify(started.message, "warning");
   render();
+}
+
+/** The quest `PI_QUESTS_START` names, if `/quest start` would start it; else why not. */
+function startAsked(
+  session: QuestSessionState,
+  id: string,
+): { ok: true; quest: Quest } | { ok: false; message: string } {
+  const quest = session.byId(id);
+  if (!quest) {
+    const ids = session.pack.map((each) => each.id).join(", ");
+    return {
+      ok: false,
+      message: `pi-quests: PI_QUESTS_START names no quest "${id}". The quests are: ${ids}`,
+    };
+  }
+  const missing = session.missingRequirements(quest);
+  if (missing.length > 0) {
+    return {
+      ok: false,
+      message: `pi-quests: PI_QUESTS_START asks for "${quest.title}", which needs ${missing.join(", ")} first (/quest start ${missing[0]}).`,
+    };
+  }
+  return { ok: true, quest };
 }
 
 async function runQuestCommand(args: string, context: QuestCommandContext): Promise<void> {

@@ -6,14 +6,29 @@
 
 import type { EventLog } from "../events/log-writer.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/names.ts";
+import type { SandboxOutcome } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { runsInTaskVerifier } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
-import type { SandboxOutcome } from "./sandbox.ts";
 
 export type Activation = { ok: true } | { ok: false; message: string };
+
+/**
+ * Which quest a session starts by itself (`PI_QUESTS_START`): unset, the first available one at
+ * open and the next available one after a completion; `"off"`, none (a quest starts only by
+ * `/quest start`, and a pinned one still resumes); `{ quest }`, that quest at open (as
+ * `/quest start ID` would start it), then as unset.
+ */
+export type QuestStart = undefined | "off" | { quest: string };
+
+/** `PI_QUESTS_START` read: empty or unset is today's behaviour, `off` none, anything else a quest id. */
+export function questStartOf(value: string | undefined): QuestStart {
+  const trimmed = value?.trim() ?? "";
+  if (trimmed === "") return undefined;
+  return trimmed === "off" ? "off" : { quest: trimmed };
+}
 
 export type QuestActivationOptions = {
   session: QuestSessionState;
@@ -29,6 +44,8 @@ export type QuestActivationOptions = {
   render(): void;
   /** Schedules the first evaluation of a quest just activated. */
   evaluateActivated(): void;
+  /** Whether a completion activates the next available quest (default true; `PI_QUESTS_START=off`). */
+  startNext?: boolean;
 };
 
 export type QuestActivator = {
@@ -37,7 +54,7 @@ export type QuestActivator = {
    * the learner its goal (a quest that starts by itself; `/quest start` says it its own way).
    */
   activate(quest: Quest, announce?: boolean): Promise<Activation>;
-  /** Records the quest as done, then activates the next available one. */
+  /** Records the quest as done, then activates the next available one (unless `startNext` is false). */
   complete(done: ActiveQuestState): Promise<void>;
 };
 
@@ -107,6 +124,12 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     if (!next) {
       await session.save();
       ui.notify(`${completed}\nEvery quest is done. Well played!`, "info");
+      return;
+    }
+    if (options.startNext === false) {
+      // Nothing starts by itself: the completed quest's last result stays the last one.
+      await session.save();
+      ui.notify(`${completed}\nNext: /quest start ${next.id}`, "info");
       return;
     }
     const started = await activate(next, false);

@@ -7,12 +7,12 @@
 import type { EventLog } from "../events/log-writer.ts";
 import { LIFECYCLE_EVENTS } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
+import { type ActiveQuest, emptyProgress, type Progress, type ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import type { Quest } from "../verifier/quest.ts";
 import type { QuestResult } from "../verifier/results.ts";
 import { pinQuest, unpinQuest } from "./pinned-quest.ts";
-import { type ActiveQuest, emptyProgress, type Progress, type ProgressStore } from "./progress.ts";
 
 /** What an activation pins, besides the quest's definition. */
 export type QuestPins = {

@@ -9,11 +9,12 @@ import { openRecordSealer } from "../core/record-sealers.ts";
 import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
+import { openProgressStore } from "../runtime/progress.ts";
 import { loadQuestPack } from "../verifier/loader.ts";
 import { type QuestController, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { createIntegrityAlerts } from "./integrity-alerts.ts";
-import { openProgressStore } from "./progress.ts";
+import { questStartOf } from "./quest-activation.ts";
 import type { QuestUi } from "./quest-ui.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
@@ -76,6 +77,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     sessionId: options.sessionId,
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
+    start: questStartOf(env.PI_QUESTS_START),
     async createEvaluator(quest, pins, confirmed) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");
@@ -94,7 +96,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     },
     // git (execa) loads when a quest first needs it, not while Pi starts.
     async prepareSandbox(quest) {
-      const { prepareSandbox } = await import("./sandbox.ts");
+      const { prepareSandbox } = await import("../runtime/sandbox.ts");
       return prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env });
     },
     // Read at activation, so a dependency the agent patches afterwards never decides a check.

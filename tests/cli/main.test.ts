@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CHECK_USAGE } from "../../src/cli/check.ts";
 import { LINT_USAGE } from "../../src/cli/lint.ts";
 import { RECEIPTS_USAGE } from "../../src/cli/receipts.ts";
+import { SANDBOX_USAGE } from "../../src/cli/sandbox.ts";
 import { runMain } from "../support/cli.ts";
 
 const OVERVIEW = `pi-quests: build and test quest packs for the Pi coding agent
@@ -10,6 +11,12 @@ Usage:
   pi-quests lint PATH...        check quest files and packs (exit 0 valid, 3 invalid)
   pi-quests check QUEST.yaml|PACK_DIR [options]
                                 evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)
+  pi-quests test PACK_DIR [options]
+                                prove a pack: play its solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)
+  pi-quests sandbox QUEST.yaml|PACK_DIR [--quest ID] DIR
+                                set up the workspace a learner would start a quest in
+  pi-quests play PACK_DIR [options]
+                                try a pack by hand in the real Pi, in a fresh workspace
   pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
   pi-quests help [COMMAND]
 
@@ -31,6 +38,7 @@ describe("the command table", () => {
     expect((await run(["help", "lint"])).stdout).toBe(LINT_USAGE);
     expect((await run(["-h", "check"])).stdout).toBe(CHECK_USAGE);
     expect((await run(["--help", "receipts"])).stdout).toBe(RECEIPTS_USAGE);
+    expect((await run(["help", "sandbox"])).stdout).toBe(SANDBOX_USAGE);
     expect((await run(["help", "help"])).stdout).toBe(OVERVIEW);
   });
 
@@ -42,7 +50,7 @@ describe("the command table", () => {
     expect(await run(["frobnicate"])).toEqual({
       exitCode: 3,
       stdout: "",
-      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check and receipts\n\n${OVERVIEW}`,
+      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox, play and receipts\n\n${OVERVIEW}`,
     });
   });
 

@@ -20,16 +20,17 @@ import {
 } from "../../src/extension/controller.ts";
 import { hudLines } from "../../src/extension/hud.ts";
 import { pinQuest } from "../../src/extension/pinned-quest.ts";
-import { openProgressStore, type Progress } from "../../src/extension/progress.ts";
+import { questStartOf } from "../../src/extension/quest-activation.ts";
 import { questHelp } from "../../src/extension/quest-command.ts";
 import type { QuestPins } from "../../src/extension/quest-session-state.ts";
 import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
-import { prepareSandbox, type SandboxOutcome } from "../../src/extension/sandbox.ts";
+import { openProgressStore, type Progress } from "../../src/runtime/progress.ts";
 import {
   createQuestEvaluator,
   type EvaluationInput,
   type QuestEvaluator,
 } from "../../src/runtime/quest-evaluator.ts";
+import { prepareSandbox, type SandboxOutcome } from "../../src/runtime/sandbox.ts";
 import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
 import { formatQuestResult } from "../../src/verifier/report.ts";
 import type { QuestResult } from "../../src/verifier/results.ts";
@@ -228,6 +229,7 @@ type StartOptions = {
   prepareSandbox?: QuestControllerDeps["prepareSandbox"];
   headCommit?: () => Promise<string | undefined>;
   pinDependencies?: QuestControllerDeps["pinDependencies"];
+  start?: QuestControllerDeps["start"];
 };
 
 async function start(options: StartOptions = {}) {
@@ -254,6 +256,7 @@ async function start(options: StartOptions = {}) {
     sessionId: () => SESSION,
     now: () => NOW,
     debounceMs: 5,
+    start: options.start,
   });
   opened.push(controller);
   /** Progress as saved in the file. */
@@ -1341,5 +1344,126 @@ describe("dependencies pinned at activation", () => {
     await h.controller.idle();
     expect(pinned).toBe(0);
     expect((await h.progress()).active).not.toHaveProperty("dependencies");
+  });
+});
+
+describe("PI_QUESTS_START", () => {
+  it("is read as: unset or empty, today's rule; off, none; anything else, a quest id", () => {
+    expect(questStartOf(undefined)).toBeUndefined();
+    expect(questStartOf("")).toBeUndefined();
+    expect(questStartOf("  ")).toBeUndefined();
+    expect(questStartOf("off")).toBe("off");
+    expect(questStartOf(" beta ")).toEqual({ quest: "beta" });
+  });
+
+  it("off: nothing activates at open; the HUD counts the quests and nothing is recorded or evaluated", async () => {
+    const h = await start({ start: "off" });
+    await h.controller.idle();
+    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 0, total: 3 });
+    expect(h.log.events()).toEqual([]);
+    expect(h.evaluators.created).toEqual([]);
+    expect(h.ui.notes()).toEqual([]);
+    await h.controller.dispose();
+    expect((await h.progress()).active).toBeUndefined();
+  });
+
+  it("off: a quest pinned by an earlier session still resumes (it was started, not starting by itself)", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir });
+    await first.controller.idle();
+    await first.controller.dispose();
+    const second = await start({ dir, start: "off" });
+    await second.controller.idle();
+    expect((await second.progress()).active?.questId).toBe("alpha");
+    expect(second.named(QUEST_ACTIVATED_EVENT)).toHaveLength(1);
+    expect(second.evaluators.runs.map((run) => run.quest)).toEqual(["alpha"]);
+  });
+
+  it("off: after a pass nothing activates, the completed quest's result stays the last one, and the next is named", async () => {
+    const h = await start({ start: "off" });
+    await h.controller.command("start alpha");
+    h.evaluators.verdict("alpha", "pass");
+    await h.controller.command("check");
+    await h.controller.idle();
+    const progress = await h.progress();
+    expect(Object.keys(progress.completed)).toEqual(["alpha"]);
+    expect(progress.active).toBeUndefined();
+    expect(progress.lastResult).toEqual(result(ALPHA, "pass"));
+    expect(h.named(QUEST_ACTIVATED_EVENT).map((event) => event.payload.quest)).toEqual(["alpha"]);
+    expect(h.named(QUEST_COMPLETED_EVENT).map((event) => event.payload.quest)).toEqual(["alpha"]);
+    expect(h.ui.notes().at(-1)).toEqual({
+      message: "Quest complete: Alpha ✓\nNext: /quest start beta",
+      level: "info",
+    });
+    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 1, total: 3 });
+    await h.controller.command("start beta");
+    expect((await h.progress()).active?.questId).toBe("beta");
+  });
+
+  it("off: the last quest's completion still says every quest is done", async () => {
+    const h = await start({ start: "off", pack: [ALPHA] });
+    await h.controller.command("start alpha");
+    h.evaluators.verdict("alpha", "pass");
+    await h.controller.command("check");
+    expect(h.ui.notes().at(-1)?.message).toBe("Quest complete: Alpha ✓\nEvery quest is done. Well played!");
+  });
+
+  it("an id: that quest activates at open instead of the first available one, announced with its goal", async () => {
+    const h = await start({ start: { quest: "solo" } });
+    await h.controller.idle();
+    expect((await h.progress()).active?.questId).toBe("solo");
+    expect(h.named(QUEST_ACTIVATED_EVENT).map((event) => event.payload.quest)).toEqual(["solo"]);
+    expect(h.ui.notes()).toEqual([
+      { message: "Quest 3/3: Solo\nAnything.\n(/quest hint if you are stuck)", level: "info" },
+    ]);
+    expect(h.evaluators.runs.map((run) => run.quest)).toEqual(["solo"]);
+  });
+
+  it("an id: after its completion the next available quest activates, as without it", async () => {
+    const h = await start({ start: { quest: "solo" } });
+    await h.controller.idle();
+    h.evaluators.verdict("solo", "pass");
+    await h.controller.command("check");
+    await h.controller.idle();
+    expect((await h.progress()).active?.questId).toBe("alpha");
+  });
+
+  it("an id replaces a quest pinned by an earlier session; the pinned one named again just resumes", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir });
+    await first.controller.idle();
+    await first.controller.dispose();
+    const again = await start({ dir, start: { quest: "alpha" } });
+    await again.controller.idle();
+    expect(again.named(QUEST_ACTIVATED_EVENT)).toHaveLength(1);
+    expect(again.ui.notes()).toEqual([]);
+    await again.controller.dispose();
+    const other = await start({ dir, start: { quest: "solo" } });
+    await other.controller.idle();
+    expect((await other.progress()).active?.questId).toBe("solo");
+    expect(other.named(QUEST_ACTIVATED_EVENT).map((event) => event.payload.quest)).toEqual(["alpha", "solo"]);
+  });
+
+  it("an id that is locked or unknown is a warning, and no quest activates by itself", async () => {
+    const locked = await start({ start: { quest: "beta" } });
+    await locked.controller.idle();
+    expect(locked.ui.notes()).toEqual([
+      {
+        message: 'pi-quests: PI_QUESTS_START asks for "Beta", which needs alpha first (/quest start alpha).',
+        level: "warning",
+      },
+    ]);
+    expect(locked.log.events()).toEqual([]);
+    expect(locked.ui.lastHud()).toEqual({ kind: "idle", done: 0, total: 3 });
+
+    const unknown = await start({ start: { quest: "gamma" } });
+    await unknown.controller.idle();
+    expect(unknown.ui.notes()).toEqual([
+      {
+        message: 'pi-quests: PI_QUESTS_START names no quest "gamma". The quests are: alpha, beta, solo',
+        level: "warning",
+      },
+    ]);
+    expect(unknown.log.events()).toEqual([]);
   });
 });

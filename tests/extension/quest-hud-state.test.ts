@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyProgress, type Progress } from "../../src/extension/progress.ts";
 import { questHudState } from "../../src/extension/quest-hud-state.ts";
 import { createQuestSessionState } from "../../src/extension/quest-session-state.ts";
+import { emptyProgress, type Progress } from "../../src/runtime/progress.ts";
 import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
 
 function quest(id: string): Quest {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { EventLog } from "../../src/events/log-writer.ts";
 import { QUEST_ACTIVATED_EVENT } from "../../src/events/names.ts";
 import type { VerifierEvent } from "../../src/events/schema.ts";
-import { emptyProgress, type Progress, type ProgressStore } from "../../src/extension/progress.ts";
 import { createQuestSessionState } from "../../src/extension/quest-session-state.ts";
+import { emptyProgress, type Progress, type ProgressStore } from "../../src/runtime/progress.ts";
 import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
 
 const NOW = new Date("2030-01-02T03:04:05.000Z");

@@ -40,7 +40,10 @@ const sandbox = () => sandboxWithBaseline().workspace;
 
 describe("the starter pack", () => {
   it("lints clean", async () => {
-    expect(await runCli(["lint", PACK])).toMatchObject({ exitCode: 0, stdout: "3 quest(s) valid" });
+    expect(await runCli(["lint", PACK])).toMatchObject({
+      exitCode: 0,
+      stdout: "3 quest(s) and 7 play(s) valid",
+    });
   });
 
   it("first-prompt: red before any message, green once Pi answered one", async () => {

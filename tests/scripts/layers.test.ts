@@ -55,8 +55,8 @@ describe("the layer rule", () => {
   });
 
   it("keeps the edges apart: the CLI does not import the extension", () => {
-    expect(importProblem("src/cli/check.ts", site("../extension/progress.ts"))).toBe(
-      "src/cli imports src/extension (../extension/progress.ts), a sibling layer: a layer imports only the ones below it",
+    expect(importProblem("src/cli/check.ts", site("../extension/pinned-quest.ts"))).toBe(
+      "src/cli imports src/extension (../extension/pinned-quest.ts), a sibling layer: a layer imports only the ones below it",
     );
   });
 
@@ -66,13 +66,19 @@ describe("the layer rule", () => {
     );
   });
 
-  it("lets only the extension's entry and the skill probe import Pi at run time; types anywhere", () => {
+  it("lets only the two Pi entries and the skill probe import Pi at run time; types anywhere", () => {
     const pi = "@earendil-works/pi-coding-agent";
     expect(importProblem("src/extension/index.ts", site(pi))).toBeUndefined();
+    expect(
+      importProblem("src/extension/scripted-model.ts", site("@earendil-works/pi-ai/compat")),
+    ).toBeUndefined();
     expect(importProblem("src/probes/skill.ts", site(pi))).toBeUndefined();
     expect(importProblem("src/events/translator.ts", site(pi, true))).toBeUndefined();
-    expect(importProblem("src/extension/pi-ui.ts", site(pi))).toMatch(
-      /^imports @earendil-works\/pi-coding-agent at run time; only src\/extension\/index.ts and src\/probes\/skill.ts may/,
+    expect(importProblem("src/extension/pi-ui.ts", site(pi))).toBe(
+      "imports @earendil-works/pi-coding-agent at run time; only src/extension/index.ts, src/extension/scripted-model.ts and src/probes/skill.ts may (import its types with `import type`)",
+    );
+    expect(importProblem("src/cli/plays/pi-rpc.ts", site("@earendil-works/pi-ai/compat"))).toMatch(
+      /^imports @earendil-works\/pi-ai\/compat at run time; only /,
     );
   });
 });

@@ -12,7 +12,7 @@ export type CliRun = { exitCode: number; stdout: string; stderr: string };
 /** Runs the real `pi-quests` binary as a process, with a throwaway agent dir and home. */
 export async function runCli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   const home = mkdtempSync(join(tmpdir(), "pi-quests-home-"));
   const result = await execa(process.execPath, [BIN, ...args], {
@@ -20,7 +20,7 @@ export async function runCli(
     env: { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), ...options.env },
     reject: false,
     stdin: "ignore",
-    timeout: 60_000,
+    timeout: options.timeoutMs ?? 60_000,
   });
   if (result.exitCode === undefined) throw new Error(`pi-quests did not exit: ${result.message}`);
   return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };

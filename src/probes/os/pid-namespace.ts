@@ -12,6 +12,14 @@
  *
  * Linux only, and only where namespaces may be made: as root, or through an unprivileged user
  * namespace. Elsewhere `pidNamespaceSupport` says why not, and callers fall back to process groups.
+ *
+ * `ownProc`: the namespace also gets a mount namespace with its own /proc
+ * (`unshare --mount-proc`), joined with `nsenter --mount`. Without it a process inside sees the
+ * machine's /proc, where `/proc/self` is its machine id and not its `$$`: fine for a check (and
+ * what tests/support/host-pid.ts relies on), wrong for a whole play, where pi-quests itself runs
+ * inside and reads /proc to find and wait for the processes of its own checks (a check then
+ * opens its own namespace inside the play's). A joiner keeps its working folder (`--wd=.`:
+ * entering a mount namespace would otherwise move it to /).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -35,7 +43,14 @@ const VARIANTS: readonly Variant[] = [
 const HOLDER_START_MS = 5000;
 const HOLDER_EXIT_MS = 5000;
 
-export type PidNamespaceSupport = { ok: true; variant: Variant } | { ok: false; reason: string };
+export type PidNamespaceOptions = {
+  /** A /proc of the namespace's own (see above); default false. */
+  ownProc?: boolean;
+};
+
+export type PidNamespaceSupport =
+  | { ok: true; variant: Variant; ownProc: boolean }
+  | { ok: false; reason: string };
 
 export type PidNamespace = {
   /** The command and arguments that run `file args...` inside the namespace. */
@@ -47,28 +62,36 @@ export type PidNamespace = {
 const support = new Map<string, Promise<PidNamespaceSupport>>();
 
 /**
- * Whether PID namespaces work here, probed once per process (per `init` shell): a namespace is
- * opened, `true` run inside it, and the namespace closed.
+ * Whether PID namespaces work here, probed once per process (per `init` shell and kind): a
+ * namespace is opened, `true` run inside it (with `ownProc`, a check that /proc/self is there),
+ * and the namespace closed.
  */
-export function pidNamespaceSupport(init = "bash"): Promise<PidNamespaceSupport> {
-  let known = support.get(init);
+export function pidNamespaceSupport(
+  init = "bash",
+  options: PidNamespaceOptions = {},
+): Promise<PidNamespaceSupport> {
+  const ownProc = options.ownProc === true;
+  const key = `${init}\0${ownProc}`;
+  let known = support.get(key);
   if (!known) {
-    known = probe(init);
-    support.set(init, known);
+    known = probe(init, ownProc);
+    support.set(key, known);
   }
   return known;
 }
 
-async function probe(init: string): Promise<PidNamespaceSupport> {
+async function probe(init: string, ownProc: boolean): Promise<PidNamespaceSupport> {
   if (process.platform !== "linux") return { ok: false, reason: "PID namespaces are Linux only" };
   const reasons: string[] = [];
   for (const variant of VARIANTS) {
-    const opened = await openWith(variant, init);
+    const opened = await openWith(variant, init, ownProc);
     if (!opened.ok) {
       reasons.push(`${variant.name}: ${opened.message}`);
       continue;
     }
-    const { file, args } = opened.namespace.enter("true", []);
+    const { file, args } = ownProc
+      ? opened.namespace.enter(init, ["-c", "test -r /proc/self/stat"])
+      : opened.namespace.enter("true", []);
     const ran = await new Promise<string | undefined>((resolve) => {
       const child = spawn(file, args, { stdio: ["ignore", "ignore", "pipe"] });
       let stderr = "";
@@ -81,7 +104,7 @@ async function probe(init: string): Promise<PidNamespaceSupport> {
       );
     });
     const closed = await opened.namespace.close();
-    if (ran === undefined && closed) return { ok: true, variant };
+    if (ran === undefined && closed) return { ok: true, variant, ownProc };
     reasons.push(`${variant.name}: ${ran ?? "the namespace did not close"}`);
   }
   return { ok: false, reason: reasons.join("; ") };
@@ -96,25 +119,37 @@ type Opened = { ok: true; namespace: PidNamespace; alive: () => boolean } | { ok
  */
 const spares = new Map<string, Promise<Opened>>();
 
-/** A namespace the way the probe found to work: the one opened ahead if it is still alive. */
+/**
+ * A namespace the way the probe found to work (of the kind it probed: with its own /proc or
+ * not): the one opened ahead if it is still alive.
+ */
 export async function openPidNamespace(
   supported: Extract<PidNamespaceSupport, { ok: true }>,
   init = "bash",
 ): Promise<{ ok: true; namespace: PidNamespace } | { ok: false; message: string }> {
-  const ready = spares.get(init);
-  spares.set(init, openWith(supported.variant, init));
+  const key = `${init}\0${supported.ownProc}`;
+  const ready = spares.get(key);
+  spares.set(key, openWith(supported.variant, init, supported.ownProc));
   const taken = ready ? await ready : undefined;
   if (taken?.ok && taken.alive()) return taken;
   if (taken?.ok) await taken.namespace.close();
-  return openWith(supported.variant, init);
+  return openWith(supported.variant, init, supported.ownProc);
 }
 
-async function openWith(variant: Variant, init: string): Promise<Opened> {
+async function openWith(variant: Variant, init: string, ownProc: boolean): Promise<Opened> {
+  const unshare = [
+    ...variant.unshare,
+    "--pid",
+    "--fork",
+    "--kill-child",
+    ...(ownProc ? ["--mount-proc"] : []),
+  ];
+  const nsenter = [...variant.nsenter, "--pid", ...(ownProc ? ["--mount", "--wd=."] : [])];
   let holder: ChildProcess;
   try {
     holder = spawn(
       "unshare",
-      [...variant.unshare, "--pid", "--fork", "--kill-child", "--", init, "-c", "echo ready; read -r _"],
+      [...unshare, "--", init, "-c", "echo ready; read -r _"],
       // Its own group: a Ctrl-C meant for the host must not end the namespace under a check.
       { stdio: ["pipe", "pipe", "pipe"], detached: true },
     );
@@ -183,7 +218,7 @@ async function openWith(variant: Variant, init: string): Promise<Opened> {
     namespace: {
       enter: (file, args) => ({
         file: "nsenter",
-        args: ["--target", String(initPid), ...variant.nsenter, "--pid", "--", file, ...args],
+        args: ["--target", String(initPid), ...nsenter, "--", file, ...args],
       }),
       close: () => {
         closing ??= stop();

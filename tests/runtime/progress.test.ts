@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sealRecord } from "../../src/core/seal.ts";
-import { emptyProgress, openProgressStore, type Progress } from "../../src/extension/progress.ts";
+import { emptyProgress, openProgressStore, type Progress } from "../../src/runtime/progress.ts";
 import { sealedJson, testSealer } from "../support/seal.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 

@@ -1,0 +1,188 @@
+/**
+ * One chain of plays in the real Pi: the pass plays of the quests the played quest requires,
+ * then the play, in one workspace and one agent dir, as a learner who restarts `pi` between
+ * quests would. Each play is one run of `pi --mode rpc`, offline, with the scripted model that
+ * pi-quests ships following the play's replies; the runner starts the play's quest itself
+ * (`PI_QUESTS_START=off`: nothing starts by itself), plays the steps, asks `/quest check`, and
+ * closes Pi. The outcome is what the extension saved: the sealed progress file says whether
+ * the quest is complete, and holds its last result.
+ *
+ * A play's `setup` runs before its Pi starts. A quest with a sandbox that the workspace does not
+ * hold yet needs an empty folder, so there a first Pi starts the quest (which sets the sandbox
+ * up) and exits, then the setup runs, then the play's Pi starts on the quest it left active.
+ */
+import { mkdir, realpath, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  PLAY_MODEL,
+  PLAY_PROVIDER,
+  PLAY_REPLIES_ENV,
+  playRepliesJson,
+  type Reply,
+} from "../../core/play-replies.ts";
+import { openRecordSealer } from "../../core/record-sealers.ts";
+import { workspaceHome } from "../../core/workspace-key.ts";
+import { openProgressStore } from "../../runtime/progress.ts";
+import type { Play } from "../../verifier/play.ts";
+import type { QuestResult } from "../../verifier/results.ts";
+import type { PlayContainment } from "./containment.ts";
+import { type PiRpcClient, startPiRpcClient } from "./pi-rpc.ts";
+import { playSteps, type ShellRunner, type StepTimeouts } from "./play-steps.ts";
+import type { PlayOutcome } from "./report.ts";
+
+/** Where a chain runs, and with what. */
+export type ChainSetting = {
+  /** Pi's cli.js. */
+  piCli: string;
+  /** The extension files given to `-e`: the scripted model, then pi-quests. */
+  extensions: readonly string[];
+  workspace: string;
+  agentDir: string;
+  /** Everything a play runs gets this environment and nothing else. */
+  env: Record<string, string>;
+  /** What every process of the chain runs inside (Pi is wrapped, leads its group, is tracked). */
+  containment: Pick<PlayContainment, "wrap" | "detached" | "track">;
+  /** A bash script in the workspace, contained. */
+  shell: ShellRunner;
+  /** Whether the workspace still needs the quest's sandbox (it is empty, and the quest has one). */
+  needsSandbox(quest: string): Promise<boolean>;
+  timeouts: StepTimeouts & { startMs: number };
+};
+
+export type PlayedOutcome = { outcome: PlayOutcome; reason?: string; result?: QuestResult };
+
+/** Plays `before` (each must complete its quest) then `play`; the outcome is the play's. */
+export async function runChain(
+  setting: ChainSetting,
+  before: readonly Play[],
+  play: Play,
+): Promise<PlayedOutcome> {
+  const set = await playRequirements(setting, before);
+  return set ?? runPlay(setting, play);
+}
+
+/**
+ * The pass plays that complete the quests a quest requires, one after the other: undefined when
+ * each completed its quest, else the error that stops the chain.
+ */
+export async function playRequirements(
+  setting: ChainSetting,
+  before: readonly Play[],
+): Promise<PlayedOutcome | undefined> {
+  for (const required of before) {
+    const played = await runPlay(setting, required);
+    if (played.outcome !== "complete") {
+      const why = played.reason ? `: ${played.reason}` : "";
+      return {
+        outcome: "error",
+        reason: `not played: ${required.quest}/${required.name}, which completes ${required.quest} first, ended ${played.outcome}${why}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome> {
+  const replies = join(setting.agentDir, `replies-${play.quest}-${play.name}.json`);
+  const runs: Reply[][] = play.steps.flatMap((step) => (step.kind === "prompt" ? [step.model] : []));
+  await mkdir(setting.agentDir, { recursive: true });
+  await writeFile(replies, playRepliesJson(runs));
+  const env = { ...setting.env, [PLAY_REPLIES_ENV]: replies };
+
+  let started = false;
+  if (play.setup !== undefined) {
+    if (await setting.needsSandbox(play.quest)) {
+      const first = await openPi(setting, env);
+      const start = await startQuest(first, play.quest, setting.timeouts.startMs);
+      await first.close();
+      if (!start.ok) return { outcome: "error", reason: start.reason };
+      started = true;
+    }
+    const setup = await setting.shell(play.setup);
+    if (setup.exitCode !== 0)
+      return {
+        outcome: "error",
+        reason: `setup exited ${setup.exitCode ?? "by a signal"}: ${tail(setup.output)}`,
+      };
+  }
+
+  const pi = await openPi(setting, env);
+  let ranOut: string[] = [];
+  try {
+    if (!started) {
+      const start = await startQuest(pi, play.quest, setting.timeouts.startMs);
+      if (!start.ok) return { outcome: "error", reason: start.reason };
+    }
+    const steps = await playSteps(pi, play.steps, setting.shell, setting.timeouts);
+    if (!steps.ok) return { outcome: "error", reason: steps.reason };
+    ranOut = steps.ranOut;
+    // The play's last word: the quest checked now, as `/quest check` would.
+    await pi.prompt("/quest check", { timeoutMs: setting.timeouts.stepMs });
+  } catch (error) {
+    return { outcome: "error", reason: firstLine(error) };
+  } finally {
+    await pi.close();
+  }
+  const outcome = await outcomeOf(setting, play.quest);
+  if (ranOut.length === 0 || outcome.outcome === "complete") return outcome;
+  // Why a play that needed more turns did not complete its quest, in the author's words.
+  return {
+    ...outcome,
+    reason: `the play has no more replies: the model asked for more in ${ranOut.join(", ")}`,
+  };
+}
+
+async function openPi(setting: ChainSetting, env: Record<string, string>): Promise<PiRpcClient> {
+  const pi = startPiRpcClient({
+    cli: setting.piCli,
+    cwd: setting.workspace,
+    env,
+    extensions: setting.extensions,
+    // --approve: the learner trusts their own sandbox; RPC could not be asked.
+    args: ["--offline", "--no-session", "--approve", "--provider", PLAY_PROVIDER, "--model", PLAY_MODEL],
+    wrap: (file, args) => setting.containment.wrap(file, args),
+    detached: setting.containment.detached,
+    waitMs: setting.timeouts.stepMs,
+  });
+  setting.containment.track(pi.pid);
+  return pi;
+}
+
+/** `/quest start ID`, and whether the extension said it started. */
+async function startQuest(
+  pi: PiRpcClient,
+  quest: string,
+  timeoutMs: number,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const from = pi.lines.length;
+  await pi.prompt(`/quest start ${quest}`, { timeoutMs });
+  const said = pi.notifications(from);
+  if (said.some((text) => text.startsWith("Quest started:"))) return { ok: true };
+  return { ok: false, reason: `/quest start ${quest} said: ${said.join(" ") || "nothing"}` };
+}
+
+/** What the extension saved when Pi closed: complete or not, and the quest's last result. */
+async function outcomeOf(setting: ChainSetting, quest: string): Promise<PlayedOutcome> {
+  // Where the extension keeps this workspace's progress (src/extension/data-folder.ts).
+  const dataDir = join(setting.agentDir, "quests");
+  const workspace = await realpath(setting.workspace);
+  const progressFile = join(workspaceHome(dataDir, workspace), "progress.json");
+  const loaded = await openProgressStore(
+    progressFile,
+    openRecordSealer(dataDir, "progress", workspace),
+  ).load();
+  if (loaded.kind === "altered" || loaded.kind === "recovered")
+    return {
+      outcome: "error",
+      reason: `the progress file could not be trusted (${loaded.kind}): it is set aside`,
+    };
+  const { progress } = loaded;
+  const result = progress.lastResult?.quest === quest ? (progress.lastResult as QuestResult) : undefined;
+  if (quest in progress.completed) return { outcome: "complete", ...(result ? { result } : {}) };
+  if (!result) return { outcome: "not complete", reason: "the quest was never evaluated" };
+  return { outcome: "not complete", result };
+}
+
+const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+const tail = (output: string) => output.trim().split("\n").slice(-3).join(" / ");

@@ -1,0 +1,174 @@
+/**
+ * A play's steps, sent to a running Pi over RPC as a learner would do them: a prompt (its
+ * replies are in the scripted model's file), a `!` command, a slash command, the answer to a
+ * confirm dialog, a change made outside Pi. A confirm dialog can come while the step before is
+ * still waiting (a `/quest check` waits for the learner's answer), so each step answers the
+ * dialog the next `confirm` step is for as soon as it shows; a dialog no step answers is
+ * declined. Every wait is bounded; a step that does not finish in time ends the play as an error.
+ */
+import { NO_MORE_REPLIES } from "../../core/play-replies.ts";
+import type { PlayStep } from "../../verifier/play.ts";
+import type { PiRpcClient, UiRequest } from "./pi-rpc.ts";
+
+export type StepTimeouts = {
+  /** A prompt's whole run, or a command. */
+  stepMs: number;
+  /** How long a `confirm` step waits for its dialog. */
+  dialogMs: number;
+};
+
+/** Runs a shell command in the play's workspace, contained like everything else of the play. */
+export type ShellRunner = (script: string) => Promise<{ exitCode: number | null; output: string }>;
+
+/** `ranOut`: the prompt steps whose run asked the scripted model for more replies than it had. */
+type StepDone = { ok: true } | { ok: false; reason: string };
+
+export type StepsOutcome = { ok: true; ranOut: string[] } | { ok: false; reason: string };
+
+/** Plays `steps` on `pi` in order; stops at the first step that could not be done. */
+export async function playSteps(
+  pi: PiRpcClient,
+  steps: readonly PlayStep[],
+  shell: ShellRunner,
+  timeouts: StepTimeouts,
+): Promise<StepsOutcome> {
+  const dialogs = dialogAnswerer(pi, steps);
+  const ranOut: string[] = [];
+  try {
+    for (const [index, step] of steps.entries()) {
+      dialogs.at(index);
+      const from = pi.lines.length;
+      const done = await playStep(pi, step, index, shell, timeouts, dialogs);
+      const name = `step ${index + 1} (${describeStep(step)})`;
+      if (!done.ok) return { ok: false, reason: `${name}: ${done.reason}` };
+      if (step.kind === "prompt" && askedPastReplies(pi, from)) ranOut.push(name);
+    }
+    return { ok: true, ranOut };
+  } finally {
+    // Past the last step, a dialog (the closing check's) is declined.
+    dialogs.at(steps.length);
+  }
+}
+
+async function playStep(
+  pi: PiRpcClient,
+  step: PlayStep,
+  index: number,
+  shell: ShellRunner,
+  { stepMs, dialogMs }: StepTimeouts,
+  dialogs: DialogAnswerer,
+): Promise<StepDone> {
+  try {
+    switch (step.kind) {
+      case "prompt":
+        await pi.prompt(step.prompt, { timeoutMs: stepMs });
+        return { ok: true };
+      case "command":
+        await pi.prompt(step.command, { timeoutMs: stepMs });
+        return { ok: true };
+      case "bash":
+        await pi.request({ type: "bash", command: step.bash }, { timeoutMs: stepMs });
+        return { ok: true };
+      case "shell": {
+        const ran = await shell(step.shell);
+        return ran.exitCode === 0
+          ? { ok: true }
+          : { ok: false, reason: `exited ${ran.exitCode ?? "by a signal"}: ${lastLine(ran.output)}` };
+      }
+      case "confirm":
+        return (await dialogs.answered(index, dialogMs))
+          ? { ok: true }
+          : { ok: false, reason: `no confirm dialog came within ${dialogMs / 1000} s` };
+      default:
+        return unreachable(step);
+    }
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message.split("\n")[0] ?? "failed" };
+  }
+}
+
+/** Whether the model answered "(the play has no more replies)" since line `from`. */
+function askedPastReplies(pi: PiRpcClient, from: number): boolean {
+  return pi.lines.slice(from).some((line) => {
+    if (line.type !== "message_end") return false;
+    const message = line.message as { role?: string; content?: unknown } | undefined;
+    return message?.role === "assistant" && JSON.stringify(message.content ?? "").includes(NO_MORE_REPLIES);
+  });
+}
+
+type DialogAnswerer = {
+  /** The step being played now. */
+  at(index: number): void;
+  /** Whether the dialog of the confirm step `index` was answered (now or within `ms`). */
+  answered(index: number, ms: number): Promise<boolean>;
+};
+
+/**
+ * Answers confirm dialogs as they come: the oldest confirm step not yet used gives its answer,
+ * if it is the step being played or the next one; any other dialog is declined.
+ */
+function dialogAnswerer(pi: PiRpcClient, steps: readonly PlayStep[]): DialogAnswerer {
+  const answers = steps.flatMap((step, index) =>
+    step.kind === "confirm" ? [{ index, answer: step.answer, given: false }] : [],
+  );
+  let current = 0;
+  const waiters = new Set<() => void>();
+  pi.onLine((line) => {
+    if (line.type !== "extension_ui_request" || line.method !== "confirm") return;
+    const request = line as UiRequest;
+    const head = answers.find((answer) => !answer.given);
+    if (head && head.index <= current + 1) {
+      head.given = true;
+      pi.respond(request, { confirmed: head.answer });
+      for (const wake of waiters) wake();
+    } else {
+      pi.respond(request, { confirmed: false });
+    }
+  });
+  return {
+    at(index) {
+      current = index;
+    },
+    answered(index, ms) {
+      const given = () => answers.find((answer) => answer.index === index)?.given === true;
+      if (given()) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const done = (result: boolean) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(result);
+        };
+        const check = () => {
+          if (given()) done(true);
+        };
+        const timer = setTimeout(() => done(false), ms);
+        waiters.add(check);
+      });
+    },
+  };
+}
+
+/** How a report names a step. */
+export function describeStep(step: PlayStep): string {
+  switch (step.kind) {
+    case "prompt":
+      return `prompt "${clip(step.prompt)}"`;
+    case "command":
+      return step.command;
+    case "bash":
+      return `!${clip(step.bash)}`;
+    case "shell":
+      return `shell "${clip(step.shell)}"`;
+    case "confirm":
+      return `confirm ${step.answer ? "yes" : "no"}`;
+    default:
+      return unreachable(step);
+  }
+}
+
+const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 39)}…` : text);
+const lastLine = (text: string) => text.trim().split("\n").at(-1) ?? "";
+
+function unreachable(value: never): never {
+  throw new Error(`unexpected play step ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,51 @@
+/**
+ * `--reporter json`: the contract's one object, `{plays: [{quest, play, expected, outcome, ok,
+ * result}], unproven, passed, failed}`, with the compatible extras `reason`, `durationMs` and
+ * `containment` on a play. A play that has no result (the quest was never evaluated) says
+ * `"result": null`, so every play has the same keys.
+ */
+import type { QuestResult } from "../../verifier/results.ts";
+import { type PlayReport, playCounts, playReason, type TestReport } from "./report.ts";
+
+export type JsonPlay = {
+  quest: string;
+  play: string;
+  expected: PlayReport["expected"];
+  outcome: PlayReport["outcome"];
+  ok: boolean;
+  reason?: string;
+  durationMs: number;
+  containment?: PlayReport["containment"];
+  result: QuestResult | null;
+};
+
+export type JsonReport = { plays: JsonPlay[]; unproven: string[]; passed: number; failed: number };
+
+/** The object `--reporter json` prints. */
+export function jsonReport(report: TestReport): JsonReport {
+  return {
+    plays: report.plays.map(jsonPlay),
+    unproven: [...report.unproven],
+    ...playCounts(report),
+  };
+}
+
+function jsonPlay(play: PlayReport): JsonPlay {
+  const reason = playReason(play);
+  return {
+    quest: play.quest,
+    play: play.play,
+    expected: play.expected,
+    outcome: play.outcome,
+    ok: play.ok,
+    ...(reason !== undefined ? { reason } : {}),
+    durationMs: play.durationMs,
+    ...(play.containment ? { containment: play.containment } : {}),
+    result: play.result ?? null,
+  };
+}
+
+/** One line of JSON, as `pi-quests check --json` prints its result. */
+export function formatJsonReport(report: TestReport): string {
+  return `${JSON.stringify(jsonReport(report))}\n`;
+}

@@ -1,0 +1,71 @@
+/**
+ * What `pi-quests test` found, as one value every reporter turns into text: each play with what
+ * its name expected and what happened, the quests nobody proved, and the exit code it makes.
+ */
+import type { QuestResult } from "../../verifier/results.ts";
+import { EXIT } from "../exit-codes.ts";
+
+/** `pass.yaml` expects the quest complete, every `fail-*.yaml` expects it not complete. */
+export type PlayExpectation = "complete" | "not complete";
+/** `error`: the play could not be played to its end (no replies left, a timeout, a refusal). */
+export type PlayOutcome = "complete" | "not complete" | "error";
+
+export type PlayReport = {
+  /** The quest's id. */
+  quest: string;
+  /** The play file's name without `.yaml`: `pass`, `fail-claim`. */
+  play: string;
+  expected: PlayExpectation;
+  outcome: PlayOutcome;
+  /** `outcome === expected`. */
+  ok: boolean;
+  /** When not ok, or for an error: one sentence. */
+  reason?: string;
+  durationMs: number;
+  /** The quest's last result, as `pi-quests check --json` prints it. */
+  result?: QuestResult;
+  containment?: "pid-namespace" | "process-group";
+};
+
+export type TestReport = {
+  /** The pack folder as given. */
+  pack: string;
+  /** In pack order. */
+  plays: PlayReport[];
+  /** Quest ids without `solutions/<id>/pass.yaml`. */
+  unproven: string[];
+  /** `--strict`: an unproven quest counts as a failure. */
+  strict: boolean;
+  piVersion?: string;
+};
+
+/** Plays that ended as their name says, and plays that did not (unproven quests are not plays). */
+export function playCounts(report: TestReport): { passed: number; failed: number } {
+  const passed = report.plays.filter((play) => play.ok).length;
+  return { passed, failed: report.plays.length - passed };
+}
+
+/** 0 when every play is ok and, with `--strict`, every quest has a pass play; else 1. */
+export function testExitCode(report: TestReport): number {
+  const failed = playCounts(report).failed > 0 || (report.strict && report.unproven.length > 0);
+  return failed ? EXIT.fail : EXIT.pass;
+}
+
+/** How every reporter names a play: `QUEST/PLAY`. */
+export function playName(play: Pick<PlayReport, "quest" | "play">): string {
+  return `${play.quest}/${play.play}`;
+}
+
+/** Why a quest is unproven, in the words every reporter uses. */
+export function unprovenReason(quest: string): string {
+  return `no solutions/${quest}/pass.yaml`;
+}
+
+/** The play's reason, or (for a play not ok that gave none) what it expected and what happened. */
+export function playReason(play: PlayReport): string | undefined {
+  if (play.reason) return play.reason;
+  return play.ok ? undefined : `expected ${play.expected}, got ${play.outcome}`;
+}
+
+/** The title `formatQuestResult` prints after the quest's id: the report knows no quest titles. */
+export const RESULT_TITLE = "last result";

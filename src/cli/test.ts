@@ -1,0 +1,131 @@
+/**
+ * `pi-quests test PACK_DIR`: every quest of a pack proven in the real Pi. Each play under
+ * `solutions/<quest>/` is played (plays.ts has how), then reported: exit 0 when every play ended
+ * as its name says, 1 when one did not, 3 on invalid input (the pack's or a play's errors with
+ * file:line:col, nothing played).
+ */
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { loadQuests } from "../verifier/loader.ts";
+import { loadPlays } from "../verifier/play-loader.ts";
+import type { Quest } from "../verifier/quest.ts";
+import type { CliCommand } from "./command.ts";
+import { EXIT } from "./exit-codes.ts";
+import { type CliIo, printDiagnostics, tryParse } from "./io.ts";
+import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
+import { findPi } from "./plays/pi-binary.ts";
+import { planChains } from "./plays/plan.ts";
+import { type TestReport, testExitCode } from "./plays/report.ts";
+import { isReporterName, REPORTER_NAMES, REPORTERS } from "./plays/reporters.ts";
+import { runPlays } from "./plays/runner.ts";
+
+export const TEST_USAGE = `Usage: pi-quests test PACK_DIR [options]
+
+Plays every quest's solutions in the real Pi (offline, with pi-quests' scripted model):
+solutions/QUEST/pass.yaml must end with the quest complete, each fail-NAME.yaml with it not
+complete. The required quests' pass plays run first, in the same workspace.
+
+Options:
+  --quest ID             only this quest's plays
+  --reporter NAME        text (default), json, junit or tap
+  --jobs N               plays run side by side (default: the number of cores)
+  --strict               a quest without solutions/QUEST/pass.yaml fails the run
+  --keep                 keep the plays' folders, and print where they are
+  -h, --help             this text
+
+Pi: PI_QUESTS_PI names Pi's cli.js; else the @earendil-works/pi-coding-agent installed with
+pi-quests; else the pi on PATH.
+
+Exit codes: 0 every play ended as its name says, 1 one did not, 3 invalid input.
+`;
+
+export const TEST_COMMAND: CliCommand = {
+  name: "test",
+  summary: "prove a pack: play its solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)",
+  usage: TEST_USAGE,
+  run: (args, io) => test(args, io),
+};
+
+const TEST_OPTIONS = {
+  quest: { type: "string" },
+  reporter: { type: "string" },
+  jobs: { type: "string" },
+  strict: { type: "boolean" },
+  keep: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const invalid = (io: CliIo, message: string): number => {
+  io.stderr(`pi-quests test: ${message}\n`);
+  return EXIT.invalid;
+};
+
+export async function test(args: string[], io: CliIo): Promise<number> {
+  const parsed = tryParse(
+    () => parseArgs({ args, options: TEST_OPTIONS, allowPositionals: true, strict: true }),
+    TEST_USAGE,
+    io,
+  );
+  if (!parsed) return EXIT.invalid;
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(TEST_USAGE);
+    return EXIT.pass;
+  }
+  if (positionals.length !== 1)
+    return invalid(io, `give exactly one pack folder (got ${positionals.length})`);
+  const reporter = values.reporter ?? "text";
+  if (!isReporterName(reporter))
+    return invalid(io, `--reporter is one of ${REPORTER_NAMES.join(", ")}, not "${reporter}"`);
+  const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
+    return invalid(io, `--jobs is a whole number from 1 to 64, not "${values.jobs}"`);
+
+  const pack = resolve(io.cwd, positionals[0] ?? "");
+  const quests = await loadQuests(pack);
+  if (!quests.ok) return printDiagnostics(io, quests.diagnostics);
+  const ids = quests.value.map((quest) => quest.id);
+  const plays = await loadPlays(pack, ids);
+  if (!plays.ok) return printDiagnostics(io, plays.diagnostics);
+  if (values.quest !== undefined && !ids.includes(values.quest))
+    return invalid(io, `no quest "${values.quest}" in ${positionals[0]}; its quests: ${ids.join(", ")}`);
+  const pi = findPi({ env: io.env, cwd: io.cwd });
+  if (!pi.ok) return invalid(io, pi.message);
+
+  const chosen = plays.value.filter((play) => values.quest === undefined || play.quest === values.quest);
+  // Planned with every play: a chosen quest's requirements are set up by their own pass plays.
+  const chains = planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play));
+  const { reports, kept } = await runPlays(chains, {
+    pack,
+    piCli: pi.pi.cli,
+    extensions: EXTENSION_FILES,
+    sandboxed: new Set(quests.value.filter((quest) => quest.sandboxDir).map((quest) => quest.id)),
+    env: io.env,
+    jobs,
+    keep: values.keep === true,
+    timeouts: PLAY_TIMEOUTS,
+  });
+  const report: TestReport = {
+    pack: positionals[0] ?? "",
+    plays: reports,
+    unproven: unproven(quests.value, chosen, values.quest),
+    strict: values.strict === true,
+    piVersion: pi.pi.version,
+  };
+  io.stdout(await REPORTERS[reporter](report));
+  if (kept) io.stderr(`pi-quests test: the plays' folders are kept in ${kept}\n`);
+  return testExitCode(report);
+}
+
+/** The quests (of those asked for) that no pass play proves. */
+function unproven(
+  quests: readonly Quest[],
+  plays: readonly { quest: string; name: string }[],
+  only?: string,
+): string[] {
+  return quests
+    .filter((quest) => only === undefined || quest.id === only)
+    .filter((quest) => !plays.some((play) => play.quest === quest.id && play.name === "pass"))
+    .map((quest) => quest.id);
+}

@@ -1,0 +1,120 @@
+/**
+ * A play: one scripted way through a quest, which `pi-quests test` plays in the real Pi to prove
+ * the quest (docs/quest-format.md, "Solutions and pi-quests test"). `solutions/<quest>/pass.yaml`
+ * must end with the quest complete, each `fail-<name>.yaml` with it not complete. A play is what
+ * a learner does, step by step, and what the scripted model answers to each prompt.
+ */
+import { z } from "zod";
+import type { JsonValue, Reply } from "../core/play-replies.ts";
+
+/** `pass`, or `fail-` and a name: the file name says how the play must end. */
+export const PLAY_NAME_PATTERN = /^(pass|fail-[a-z0-9][a-z0-9-]*)$/;
+
+const ReplySchema = z
+  .strictObject({
+    tool: z.string().min(1, "tool names the tool the model calls").optional(),
+    args: z
+      .record(z.string(), z.unknown(), { error: "args must be a map of the tool's arguments" })
+      .optional(),
+    text: z.string().optional(),
+  })
+  .superRefine((reply, ctx) => {
+    const problem = replyProblem(reply);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .transform(
+    (reply): Reply =>
+      reply.tool !== undefined
+        ? { tool: reply.tool, args: (reply.args ?? {}) as { [key: string]: JsonValue } }
+        : { text: reply.text ?? "" },
+  );
+
+function replyProblem(reply: { tool?: string; args?: unknown; text?: string }): string | undefined {
+  if (reply.tool !== undefined && reply.text !== undefined)
+    return "a reply is a tool call (tool and args) or a text, not both: make them two replies";
+  if (reply.tool !== undefined)
+    return reply.args === undefined ? "a tool reply needs args ({} for none)" : undefined;
+  if (reply.args !== undefined) return "args belong to a tool reply: add tool with the tool's name";
+  return reply.text === undefined ? "a reply needs tool and args, or text" : undefined;
+}
+
+/** What the learner does next. */
+export type PlayStep =
+  /** A message to Pi, and the scripted model's replies to it, in order. */
+  | { kind: "prompt"; prompt: string; model: Reply[] }
+  /** A `!` command the learner types. */
+  | { kind: "bash"; bash: string }
+  /** A slash command, e.g. `/quest check`. */
+  | { kind: "command"; command: string }
+  /** The answer to the next confirm dialog. */
+  | { kind: "confirm"; answer: boolean }
+  /** A change made outside Pi (the learner's editor, another terminal). */
+  | { kind: "shell"; shell: string };
+
+const STEP_KINDS = ["prompt", "bash", "command", "confirm", "shell"] as const;
+
+const StepSchema = z
+  .strictObject({
+    prompt: z.string().min(1, "prompt must not be empty").optional(),
+    model: z.array(ReplySchema).optional(),
+    bash: z.string().min(1, "bash must not be empty").optional(),
+    command: z.string().regex(/^\/\S/, "a command starts with /, e.g. /quest check").optional(),
+    confirm: z.strictObject({ answer: z.boolean({ error: "answer is true or false" }) }).optional(),
+    shell: z.string().min(1, "shell must not be empty").optional(),
+  })
+  .superRefine((step, ctx) => {
+    const kinds = STEP_KINDS.filter((kind) => step[kind] !== undefined);
+    // A step of one unknown field (a typo) is already said: no second message for it.
+    if (kinds.length === 0 && ctx.issues.some((issue) => issue.code === "unrecognized_keys")) return;
+    if (kinds.length !== 1) {
+      const found = kinds.length === 0 ? "none" : kinds.join(" and ");
+      ctx.addIssue({
+        code: "custom",
+        message: `a step is exactly one of ${STEP_KINDS.join(", ")} (found ${found}); make each its own step`,
+      });
+      return;
+    }
+    if (step.model !== undefined && step.prompt === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["model"],
+        message: "model gives the replies to a prompt: it goes with prompt",
+      });
+    const textAt = step.model?.findIndex((reply) => "text" in reply) ?? -1;
+    if (step.model && textAt >= 0 && textAt < step.model.length - 1)
+      ctx.addIssue({
+        code: "custom",
+        path: ["model", textAt + 1],
+        message: "a text reply ends the model's run: the replies after it would never be used",
+      });
+  })
+  .transform((step): PlayStep => {
+    if (step.prompt !== undefined) return { kind: "prompt", prompt: step.prompt, model: step.model ?? [] };
+    if (step.bash !== undefined) return { kind: "bash", bash: step.bash };
+    if (step.command !== undefined) return { kind: "command", command: step.command };
+    if (step.confirm !== undefined) return { kind: "confirm", answer: step.confirm.answer };
+    return { kind: "shell", shell: step.shell ?? "" };
+  });
+
+export const PlayFileSchema = z.strictObject({
+  version: z.literal(1, { error: "version must be 1 (the play format's only version)" }),
+  /** Bash run in the workspace before Pi starts. */
+  setup: z.string().min(1, "setup must not be empty").optional(),
+  steps: z.array(StepSchema, { error: "steps is a list of steps" }),
+});
+
+export type PlayFile = z.output<typeof PlayFileSchema>;
+
+/** A play as the runner needs it: whose it is, how it must end, what it does. */
+export type Play = PlayFile & {
+  quest: string;
+  /** `pass` or `fail-<name>`: the file's name without `.yaml`. */
+  name: string;
+  expected: "complete" | "not complete";
+  /** The play file. */
+  source: string;
+};
+
+export function expectationOf(name: string): Play["expected"] {
+  return name === "pass" ? "complete" : "not complete";
+}

@@ -1,0 +1,64 @@
+/**
+ * `pi-quests play` opens the real Pi's terminal UI on a pack, in a fresh workspace: with
+ * `--quest`, the quests it requires are completed first by their pass plays; with `--solution`,
+ * the scripted model answers as the play says. Under tmux, as an author would see it.
+ */
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BIN, REPO } from "../support/cli.ts";
+import { killAllTmux, requireTmux, startTmux } from "../support/tmux.ts";
+import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+afterEach(async () => {
+  try {
+    await killAllTmux();
+  } finally {
+    removeWorkspaces();
+  }
+});
+
+const PACK = join(REPO, "fixtures/packs/plays");
+
+describe("pi-quests play, under tmux", () => {
+  it("opens Pi on the quest, its requirement done, and the scripted model follows the solution", async () => {
+    requireTmux();
+    const root = makeWorkspace();
+    const home = join(root, "home");
+    const tmp = join(root, "tmp");
+    mkdirSync(home);
+    mkdirSync(tmp);
+    const pane = startTmux({
+      dir: root,
+      home,
+      cwd: root,
+      width: 120,
+      height: 40,
+      command: [
+        process.execPath,
+        BIN,
+        "play",
+        PACK,
+        "--quest",
+        "notes",
+        "--solution",
+        join(PACK, "solutions/notes/pass.yaml"),
+      ],
+      env: { TMPDIR: tmp },
+    });
+    await pane.waitForScreen(
+      (screen) => screen.includes("Write notes") && !screen.includes("checking…"),
+      "the notes quest in the HUD",
+      { timeoutMs: 60_000 },
+    );
+    pane.type("Write a note in notes.txt", "Enter");
+    await pane.waitForScreen((screen) => /Quest complete: Write notes/.test(screen), "the quest complete", {
+      timeoutMs: 30_000,
+    });
+    pane.type("/quit", "Enter");
+    // Pi gone, the play's folders are removed.
+    for (let i = 0; i < 100 && readdirSync(tmp).some((name) => name.startsWith("pi-quests-play-")); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readdirSync(tmp).filter((name) => name.startsWith("pi-quests-play-"))).toEqual([]);
+  }, 120_000);
+});
