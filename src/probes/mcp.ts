@@ -62,10 +62,15 @@ export function createMcpProbe(options: McpProbeOptions = {}): (request: McpRequ
     // Success, failure or interruption: the server goes away before we answer.
     await transport.close().catch(() => {});
 
+    // One line for the summary; how the server ended, its stderr tail included, goes to the evidence.
     const details = (message: string) => {
-      const parts = [message];
-      if (transport instanceof ProcessGroupStdioTransport) parts.push(...transport.describeEnd());
-      return parts.join("\n");
+      if (!(transport instanceof ProcessGroupStdioTransport)) return { message };
+      const end = transport.endSummary();
+      const detail = transport.describeEnd();
+      return {
+        message: end === undefined ? message : `${message.replace(/\.$/, "")}; ${end}`,
+        ...(detail.length > 0 ? { detail } : {}),
+      };
     };
     const base = { ok: false as const, server };
 
@@ -74,14 +79,14 @@ export function createMcpProbe(options: McpProbeOptions = {}): (request: McpRequ
       return {
         ...base,
         kind: "timeout",
-        message: details(`MCP server "${server}" did not answer ${stage} within ${check.timeout_ms} ms.`),
+        ...details(`MCP server "${server}" did not answer ${stage} within ${check.timeout_ms} ms.`),
       };
     }
     if (ended.kind === "failed") {
       return {
         ...base,
         kind: "unavailable",
-        message: details(`MCP server "${server}" failed during ${stage}: ${describeError(ended.error)}`),
+        ...details(`MCP server "${server}" failed during ${stage}: ${firstLine(describeError(ended.error))}`),
       };
     }
     return {
@@ -139,6 +144,10 @@ async function settleWithin<T>(work: Promise<T>, timeoutMs: number, signal?: Abo
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0] ?? text;
 }
 
 function isRequestTimeout(error: unknown): boolean {

@@ -28,6 +28,7 @@ import path from "node:path";
 import { loadSkills } from "@earendil-works/pi-coding-agent";
 import { parse as parseYaml } from "yaml";
 import type { SkillOutcome, SkillRequest } from "../verifier/probes.ts";
+import { skillCandidates } from "./skill-candidates.ts";
 import { type DiscoveryFolder, linkEscape, rootOf } from "./skill-containment.ts";
 
 type LoadResult = ReturnType<typeof loadSkills>;
@@ -92,12 +93,24 @@ async function probeSkill(request: SkillRequest, homeDir: string): Promise<Skill
   }
   const violations = file === undefined ? [] : frontmatterViolations(await readFile(file, "utf8"), file);
   const related = result.diagnostics.filter((diagnostic) => concerns(diagnostic, [file, requested]));
+  const candidates = found
+    ? []
+    : await skillCandidates({
+        workspace,
+        discovery,
+        discovered: result,
+        wanted: request.path !== undefined ? { path: request.path } : { name: request.name ?? "" },
+        ...(file !== undefined ? { reported: file } : {}),
+        samePath,
+        shown: (shownFile) => shown(shownFile, workspace),
+      });
   return {
     ok: true,
     ...(found && { found: { name: found.name, filePath: found.filePath } }),
     violations,
     // A requested path inside a scanned folder is read twice, and warned about twice.
     diagnostics: [...new Set(related.map((diagnostic) => diagnosticSentence(diagnostic, workspace)))],
+    ...(candidates.length > 0 ? { candidates } : {}),
   };
 }
 

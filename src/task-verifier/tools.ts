@@ -32,6 +32,14 @@ export async function readable(path: string): Promise<boolean> {
   );
 }
 
+/**
+ * What to say when no npm is next to the Node a check runs with, with the fix: pi-quests never
+ * looks npm up on PATH, so it must be told where npm's entry point is.
+ */
+export function noNpmMessage(node: string): string {
+  return `there is no npm next to ${node}; set PI_QUESTS_NPM_CLI to npm's npm-cli.js (PI_QUESTS_NPM_CLI="$(npm root -g)/npm/bin/npm-cli.js")`;
+}
+
 /** npm's entry point: the one given, else the one in Node's own installation layout. */
 export async function findNpmCli(node: string, given?: string): Promise<string | undefined> {
   const candidates = given ? [given] : [resolve(dirname(node), "../lib/node_modules/npm/bin/npm-cli.js")];
@@ -76,7 +84,7 @@ export async function prepareTools(
     // Without an npm beside this Node, npm must not be found on PATH either: it says so instead.
     const body = cli
       ? `exec ${shellQuote(node)} ${shellQuote(cli)} "$@"`
-      : `echo ${shellQuote(`pi-quests: no npm next to ${node}`)} >&2; exit 127`;
+      : `echo ${shellQuote(`pi-quests: ${noNpmMessage(node)}`)} >&2; exit 127`;
     // Atomically: another session may be starting this very shim.
     await writeAtomically(shim, `#!/bin/sh\n${body}\n`, 0o755);
   }

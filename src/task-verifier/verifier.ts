@@ -18,7 +18,7 @@ import { type OpenedWorkspace, openWorkspace } from "./open.ts";
 import { pinnedRun } from "./pinned-checks.ts";
 import { createRecovery } from "./recovery.ts";
 import { runLocked } from "./run.ts";
-import { prepareTools, toolsProblem, usesNpm } from "./tools.ts";
+import { noNpmMessage, prepareTools, toolsProblem, usesNpm } from "./tools.ts";
 import type { TaskVerifier, TaskVerifierOptions, TaskVerifierProblem } from "./types.ts";
 import { unavailable } from "./unavailable.ts";
 
@@ -63,7 +63,7 @@ export async function createTaskVerifier(
     if (!found.ok) return unavailable(found.message);
     const content = found.pinned.check.run;
     if (usesNpm(content) && !tools.npmCli) {
-      return unavailable(`the check runs npm, and there is no npm next to ${tools.node}`);
+      return unavailable(`the check runs npm, and ${noNpmMessage(tools.node)}`);
     }
     const gone = await toolsProblem(tools, usesNpm(content));
     if (gone) return unavailable(gone);

@@ -1,15 +1,18 @@
 import { constants } from "node:fs";
-import { type FileHandle, open, readdir, stat } from "node:fs/promises";
+import { type FileHandle, open, readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { z } from "zod";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
-import { describeValue } from "../core/predicates.ts";
+import { isInside, parseQuestPath, type QuestPathRule } from "../core/paths.ts";
 import { documentValue, parseYamlSource, type YamlSource } from "../core/yaml-source.ts";
-import { withQuestDefaults } from "./checks/registry.ts";
-import { defaultCheckId, type Quest, QuestFileSchema } from "./quest.ts";
+import type { PathField } from "./checks/define.ts";
+import { pathFieldsOf, withQuestDefaults } from "./checks/registry.ts";
+import { defaultCheckId, type Quest, type QuestFile, QuestFileSchema } from "./quest.ts";
+import { formatPath, zodDiagnostics } from "./schema-diagnostics.ts";
+
+const MIB = 1024 * 1024;
 
 /** A quest file larger than this is refused before parsing. */
-export const MAX_QUEST_FILE_BYTES = 1024 * 1024;
+export const MAX_QUEST_FILE_BYTES = MIB;
 
 const QUEST_EXTENSIONS = new Set([".yaml", ".yml"]);
 
@@ -50,6 +53,7 @@ export async function loadQuestPack(dir: string, only?: string[]): Promise<Loade
   const diagnostics: Diagnostic[] = [];
   const quests: Quest[] = [];
   const sources = new Map<Quest, YamlSource>();
+  const failed: FailedFiles = { ids: new Set(), withoutId: 0 };
   for (const name of names) {
     const loaded = await readQuestFile(join(dir, name));
     if (loaded.ok) {
@@ -57,15 +61,23 @@ export async function loadQuestPack(dir: string, only?: string[]): Promise<Loade
       sources.set(loaded.value, loaded.source);
     } else {
       diagnostics.push(...loaded.diagnostics);
+      if (loaded.id !== undefined) failed.ids.add(loaded.id);
+      else failed.withoutId++;
     }
   }
-  diagnostics.push(...packProblems(quests, sources, only === undefined));
+  diagnostics.push(...packProblems(quests, sources, only === undefined, failed));
   return diagnostics.length > 0 ? { ok: false, diagnostics } : { ok: true, value: quests };
 }
 
-async function readQuestFile(
-  file: string,
-): Promise<{ ok: true; value: Quest; source: YamlSource } | { ok: false; diagnostics: Diagnostic[] }> {
+/** The files of a pack that did not load: the ids they give, and how many give none that can be read. */
+type FailedFiles = { ids: Set<string>; withoutId: number };
+
+/** A quest file read: the quest, or its problems and the id it gives when that can be read. */
+type ReadQuest =
+  | { ok: true; value: Quest; source: YamlSource }
+  | { ok: false; diagnostics: Diagnostic[]; id?: string };
+
+async function readQuestFile(file: string): Promise<ReadQuest> {
   const read = await readBounded(file);
   if (!read.ok) return fileProblem(file, read.problem);
   const { bytes } = read;
@@ -75,15 +87,26 @@ async function readQuestFile(
     return fileProblem(file, "is empty; a quest file needs version, id, title, goal and checks");
 
   const parsed = parseYamlSource(text, file);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return { ...parsed, ...writtenId(text) };
   const { source } = parsed;
   const data = documentValue(source.document);
   if (!data.ok) {
     const where = data.offset !== undefined ? source.position(data.offset) : { line: 1, column: 1 };
-    return { ok: false, diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }] };
+    return {
+      ok: false,
+      diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }],
+      ...writtenId(text),
+    };
   }
+  const given = data.value as { id?: unknown } | null;
+  const id = typeof given?.id === "string" ? { id: given.id } : {};
   const result = QuestFileSchema.safeParse(data.value);
-  if (!result.success) return { ok: false, diagnostics: zodDiagnostics(result.error, source) };
+  if (!result.success)
+    return {
+      ok: false,
+      diagnostics: zodDiagnostics(result.error, { source, data: data.value, schema: QuestFileSchema }),
+      ...id,
+    };
 
   const diagnostics: Diagnostic[] = [];
   const questEditable = result.data.editable;
@@ -104,49 +127,58 @@ async function readQuestFile(
     }
   });
 
+  diagnostics.push(...pathProblems(result.data, source));
   let sandboxDir: string | undefined;
   if (result.data.sandbox !== undefined) {
     sandboxDir = resolve(dirname(file), result.data.sandbox);
-    const problem = await folderProblem(sandboxDir);
-    if (problem) {
-      diagnostics.push({
-        file,
-        ...source.locate(["sandbox"]),
-        message: `sandbox ${result.data.sandbox} ${problem}; it names a template folder relative to this quest file`,
-      });
-    }
+    const problem = await sandboxProblem(result.data.sandbox, sandboxDir, dirname(file));
+    if (problem) diagnostics.push({ file, ...source.locate(["sandbox"]), message: `sandbox ${problem}` });
   }
-  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  if (diagnostics.length > 0) return { ok: false, diagnostics, ...id };
   const quest: Quest = { ...result.data, checks, source: file, ...(sandboxDir ? { sandboxDir } : {}) };
   return { ok: true, value: quest, source };
 }
 
+/** What `readBounded` refuses beyond, and how its messages name the file. */
+export type ReadBound = {
+  /** The most bytes the file may hold. */
+  maxBytes: number;
+  /** What the file is, for the message: "a quest file", "a play file". */
+  what: string;
+};
+
+const QUEST_FILE_BOUND: ReadBound = { maxBytes: MAX_QUEST_FILE_BYTES, what: "a quest file" };
+
 /**
- * The file's bytes, never more than the bound: the size is taken from the open file, and one byte
- * past the bound tells a file that grew after that from one that fits. A FIFO does not block the
- * open (O_NONBLOCK) and is refused as not a regular file.
+ * The file's bytes, never more than the bound (default: a quest file's 1 MiB), or why not as a
+ * sentence (too large, not a regular file, a file system error); never an exception. The size is
+ * taken from the open file, and one byte past the bound tells a file that grew after that from
+ * one that fits. A FIFO does not block the open (O_NONBLOCK) and is refused as not a regular file.
  */
 export async function readBounded(
   file: string,
+  bound: ReadBound = QUEST_FILE_BOUND,
 ): Promise<{ ok: true; bytes: Buffer } | { ok: false; problem: string }> {
+  const { maxBytes, what } = bound;
+  const mebibytes = maxBytes % MIB === 0 ? ` (${maxBytes / MIB} MiB)` : "";
   const tooLarge = (size: number | string) => ({
     ok: false as const,
-    problem: `is ${size} bytes; a quest file may be at most ${MAX_QUEST_FILE_BYTES} bytes (1 MiB), so it was not read`,
+    problem: `is ${size} bytes; ${what} may be at most ${maxBytes} bytes${mebibytes}, so it was not read`,
   });
   let handle: FileHandle | undefined;
   try {
     handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     const info = await handle.stat();
     if (!info.isFile()) return { ok: false, problem: "is not a regular file" };
-    if (info.size > MAX_QUEST_FILE_BYTES) return tooLarge(info.size);
-    const buffer = Buffer.alloc(MAX_QUEST_FILE_BYTES + 1);
+    if (info.size > maxBytes) return tooLarge(info.size);
+    const buffer = Buffer.alloc(maxBytes + 1);
     let length = 0;
     while (length < buffer.length) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
-    if (length > MAX_QUEST_FILE_BYTES) return tooLarge(`more than ${MAX_QUEST_FILE_BYTES}`);
+    if (length > maxBytes) return tooLarge(`more than ${maxBytes}`);
     return { ok: true, bytes: buffer.subarray(0, length) };
   } catch (error) {
     return { ok: false, problem: describeFsError(error) };
@@ -155,15 +187,69 @@ export async function readBounded(
   }
 }
 
-async function folderProblem(dir: string): Promise<string | undefined> {
+/**
+ * The path fields that can never resolve inside their root (each check type names its own,
+ * `pathFields`; the quest's `editable`), by core's rule, the one `resolveQuestPath` applies at run
+ * time. Lint refuses them for version 1 files too: they never worked.
+ */
+function pathProblems(quest: QuestFile, source: YamlSource): Diagnostic[] {
+  const fields: { path: (string | number)[]; field: PathField }[] = [];
+  quest.checks.forEach((check, index) => {
+    for (const field of pathFieldsOf(check)) fields.push({ path: ["checks", index, ...field.field], field });
+  });
+  (quest.editable ?? []).forEach((written, index) => {
+    fields.push({ path: ["editable", index], field: { field: [], written, rule: QUEST_EDITABLE } });
+  });
+  return fields.flatMap(({ path, field }) => {
+    const parsed = parseQuestPath(field.written, field.rule);
+    if (parsed.ok) return [];
+    const note = field.note ? ` ${field.note}` : "";
+    const message = `${formatPath(path)}: ${field.written} ${parsed.reason}${note}`;
+    return [{ file: source.file, ...source.locate(path), message }];
+  });
+}
+
+const QUEST_EDITABLE: QuestPathRule = { templates: "none", relativeTo: "the quest workspace" };
+const SANDBOX: QuestPathRule = { templates: "none", relativeTo: "the pack folder" };
+
+/**
+ * Why a quest's `sandbox` cannot be its template folder: it must name a folder inside the pack
+ * (relative to the quest file), by name and once symbolic links are followed.
+ */
+async function sandboxProblem(written: string, dir: string, packDir: string): Promise<string | undefined> {
+  const parsed = parseQuestPath(written, SANDBOX);
+  if (!parsed.ok) {
+    const why = parsed.problem === "escape" ? 'leaves the pack folder through ".."' : parsed.reason;
+    return `${written} ${why}; a sandbox is a template folder inside the pack`;
+  }
   try {
-    return (await stat(dir)).isDirectory() ? undefined : "is not a folder";
+    if (!(await stat(dir)).isDirectory()) return `${written} is not a folder`;
+    const [real, realPack] = await Promise.all([realpath(dir), realpath(packDir)]);
+    if (!isInside(real, realPack))
+      return `${written} leads out of the pack folder through a symbolic link (to ${real}); a sandbox is a template folder inside the pack`;
+    return undefined;
   } catch (error) {
-    return `cannot be used (${describeFsError(error)})`;
+    return `${written} cannot be used (${describeFsError(error)}); it names a template folder relative to this quest file`;
   }
 }
 
-function packProblems(quests: Quest[], sources: Map<Quest, YamlSource>, wholePack: boolean): Diagnostic[] {
+/** The quest id a file that is not valid YAML says on a line of its own (`id: first-file`), if any. */
+function writtenId(text: string): { id?: string } {
+  const id = /^id:[ \t]*["']?([a-z0-9][a-z0-9-]*)["']?[ \t]*$/m.exec(text)?.[1];
+  return id === undefined ? {} : { id };
+}
+
+/**
+ * What only the whole pack can say. A quest that requires one whose file did not load is not
+ * also told the id is unknown: the file's own error is the one to fix (and when a file failed
+ * with no id that can be read, any unknown id may be its).
+ */
+function packProblems(
+  quests: Quest[],
+  sources: Map<Quest, YamlSource>,
+  wholePack: boolean,
+  failed: FailedFiles,
+): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const at = (quest: Quest, path: PropertyKey[], message: string) =>
     diagnostics.push({
@@ -188,7 +274,7 @@ function packProblems(quests: Quest[], sources: Map<Quest, YamlSource>, wholePac
 
   for (const quest of quests) {
     quest.requires.forEach((required, index) => {
-      if (!byId.has(required)) {
+      if (!byId.has(required) && !failed.ids.has(required) && failed.withoutId === 0) {
         const known = [...byId.keys()].join(", ");
         at(quest, ["requires", index], `requires unknown quest "${required}"; quests in this pack: ${known}`);
       }
@@ -224,44 +310,6 @@ function requiresCycles(byId: Map<string, Quest>): string[][] {
   };
   for (const id of byId.keys()) if (!state.has(id)) visit(id);
   return cycles;
-}
-
-/** One diagnostic per zod issue, at the YAML node the issue is about. */
-export function zodDiagnostics(error: z.ZodError, source: YamlSource): Diagnostic[] {
-  return error.issues.map((issue) => {
-    const path = issue.path;
-    const label = path.length > 0 ? `${formatPath(path)}: ` : "";
-    if (issue.code === "unrecognized_keys") {
-      const key = issue.keys[0] ?? "";
-      return {
-        file: source.file,
-        ...source.locate(path, { key }),
-        message: `${label}unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}; see docs/quest-format.md for the fields this accepts`,
-      };
-    }
-    let message = issue.message;
-    if (issue.code === "invalid_type") {
-      message = /received undefined$/.test(issue.message)
-        ? "is required"
-        : `must be ${issue.expected}, not ${describeValue(valueAt(source, path))}`;
-    }
-    return { file: source.file, ...source.locate(path), message: `${label}${message}` };
-  });
-}
-
-function valueAt(source: YamlSource, path: readonly PropertyKey[]): unknown {
-  return source.document.getIn(
-    path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment)),
-  );
-}
-
-/** `checks[0].match.tool`, as a person reads a YAML path. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((segment, index) =>
-      typeof segment === "number" ? `[${segment}]` : `${index > 0 ? "." : ""}${String(segment)}`,
-    )
-    .join("");
 }
 
 function fileProblem(file: string, message: string): { ok: false; diagnostics: Diagnostic[] } {

@@ -1,5 +1,11 @@
-import { isAbsolute, normalize, resolve } from "node:path";
-import { isInside, PATH_TEMPLATES, type PathTemplate } from "../core/paths.ts";
+import { resolve } from "node:path";
+import {
+  ANY_TEMPLATE,
+  isInside,
+  type PathTemplate,
+  parseQuestPath,
+  type QuestPathRule,
+} from "../core/paths.ts";
 import type { QuestPaths } from "./context.ts";
 import type { ResolvedPath } from "./probes.ts";
 
@@ -9,33 +15,26 @@ export type PathResolution =
   | { ok: true; path: ResolvedPath }
   | { ok: false; written: string; reason: string };
 
-const LEADING_TEMPLATE = /^\{([a-z_]+)\}(?:[/\\]|$)/;
-
 /**
  * Resolves a quest path: a leading template picks the root (`{agent_dir}/skills`), anything
- * else is relative to the workspace. Escapes through `..` are refused here, before any probe
- * runs; escapes through symbolic links are the file probe's to refuse
- * (src/probes/path-containment.ts).
+ * else is relative to the workspace. What can never resolve (core's `parseQuestPath`, the rule
+ * the loader lints with) is refused here too, before any probe runs: a definition pinned before
+ * that lint existed is not linted again. Escapes through symbolic links are the file probe's to
+ * refuse (src/probes/path-containment.ts).
  */
-export function resolveQuestPath(written: string, paths: QuestPaths): PathResolution {
-  const template = LEADING_TEMPLATE.exec(written);
-  let root = paths.workspace;
-  let rest = written;
-  if (template) {
-    const name = template[1] as PathTemplate;
-    if (!PATH_TEMPLATES.includes(name)) return { ok: false, written, reason: `unknown template {${name}}` };
-    root = templateRoot(name, paths);
-    rest = written.slice(template[0].length);
-  } else if (isAbsolute(written)) {
-    return {
-      ok: false,
-      written,
-      reason: "an absolute path; start it with {workspace}, {agent_dir} or {home}",
-    };
-  } else if (written.includes("{")) {
-    return { ok: false, written, reason: "a template may only start a path" };
+export function resolveQuestPath(
+  written: string,
+  paths: QuestPaths,
+  rule: QuestPathRule = ANY_TEMPLATE,
+): PathResolution {
+  const parsed = parseQuestPath(written, rule);
+  if (!parsed.ok) {
+    if (parsed.problem !== "escape") return { ok: false, written, reason: parsed.reason };
+    const root = parsed.template === undefined ? paths.workspace : templateRoot(parsed.template, paths);
+    return { ok: false, written, reason: `leaves ${root} through ".."; it was not read` };
   }
-  const absolute = resolve(root, normalize(rest || "."));
+  const root = parsed.template === undefined ? paths.workspace : templateRoot(parsed.template, paths);
+  const absolute = resolve(root, parsed.rest);
   if (!isInside(absolute, root)) {
     return { ok: false, written, reason: `leaves ${root} through ".."; it was not read` };
   }

@@ -8,8 +8,9 @@ import { readdir, stat } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
 import { documentValue, parseYamlSource } from "../core/yaml-source.ts";
-import { readBounded, zodDiagnostics } from "./loader.ts";
+import { MAX_QUEST_FILE_BYTES, readBounded } from "./loader.ts";
 import { expectationOf, PLAY_NAME_PATTERN, type Play, PlayFileSchema } from "./play.ts";
+import { zodDiagnostics } from "./schema-diagnostics.ts";
 
 export const SOLUTIONS_FOLDER = "solutions";
 
@@ -70,7 +71,7 @@ async function readQuestPlays(dir: string, quest: string, diagnostics: Diagnosti
 
 /** One play file, checked against the schema. */
 export async function readPlayFile(file: string, quest: string, name: string): Promise<Loaded<Play>> {
-  const read = await readBounded(file);
+  const read = await readBounded(file, { maxBytes: MAX_QUEST_FILE_BYTES, what: "a play file" });
   if (!read.ok) return { ok: false, diagnostics: [at(file, read.problem)] };
   if (read.bytes.includes(0))
     return { ok: false, diagnostics: [at(file, "is a binary file, not YAML text")] };
@@ -86,7 +87,11 @@ export async function readPlayFile(file: string, quest: string, name: string): P
     return { ok: false, diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }] };
   }
   const result = PlayFileSchema.safeParse(data.value);
-  if (!result.success) return { ok: false, diagnostics: zodDiagnostics(result.error, source) };
+  if (!result.success)
+    return {
+      ok: false,
+      diagnostics: zodDiagnostics(result.error, { source, data: data.value, schema: PlayFileSchema }),
+    };
   return { ok: true, value: { ...result.data, quest, name, expected: expectationOf(name), source: file } };
 }
 

@@ -128,7 +128,10 @@ export type McpOutcome =
       server: string;
       /** `config`: the learner can fix it (unknown, disabled or invalid server); the rest are pending. */
       kind: "config" | "unavailable" | "timeout" | "stopped";
+      /** One line: what failed, and how the server ended (its exit, the stderr line that says why). */
       message: string;
+      /** How a stdio server ended, line by line, its stderr tail included: for the evidence. */
+      detail?: string[];
     };
 
 export type SkillRequest = {
@@ -140,6 +143,9 @@ export type SkillRequest = {
   agentDir: string;
 };
 
+/** A SKILL.md found near a skill Pi did not find, and why it is not that skill. */
+export type SkillCandidate = { filePath: string; reason: string };
+
 export type SkillOutcome =
   | {
       ok: true;
@@ -147,6 +153,8 @@ export type SkillOutcome =
       found?: { name: string; filePath: string };
       violations: string[];
       diagnostics: string[];
+      /** When Pi does not find it: the SKILL.md files found around it, each with why it is not the one. */
+      candidates?: SkillCandidate[];
     }
   | { ok: false; message: string }
   /** The skill (its folder or SKILL.md) leads outside its root through a link: refused, never read. */

@@ -196,7 +196,7 @@ describe("bad workspace files are check results, not crashes", () => {
     expect(JSON.parse(run.stdout).checks[0].evidence).toMatchObject({ kind: "path", problem: "escape" });
   });
 
-  it("a .. path out of the workspace fails and is not read: exit 1", async () => {
+  it("a .. path out of the workspace is refused by lint, before anything runs: exit 3", async () => {
     const run = await runCli([
       "check",
       quest(jsonCheck("../../etc/passwd")),
@@ -204,9 +204,9 @@ describe("bad workspace files are check results, not crashes", () => {
       makeWorkspace(),
       "--json",
     ]);
-    expect(run.exitCode).toBe(1);
-    expect(JSON.parse(run.stdout).checks[0].evidence.summary).toMatch(
-      /^\.\.\/\.\.\/etc\/passwd: leaves .* through "\.\."/,
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toMatch(
+      /q\.yaml:7:11: checks\[0\]\.file: \.\.\/\.\.\/etc\/passwd leaves the workspace through "\.\."/,
     );
   });
 

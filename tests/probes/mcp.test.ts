@@ -235,3 +235,32 @@ describe("streamable HTTP servers", () => {
     expect(outcome.ok ? "" : outcome.message).toContain("ECONNREFUSED");
   });
 });
+
+describe("a misconfigured stdio server, as an author meets it", () => {
+  it("a server that crashes with a stack trace: one line says why, the stack stays in the detail", async () => {
+    const script = join(base, "server.cjs");
+    await writeFile(script, "require('./no-such-module.cjs');\n");
+    const outcome = await probe(mcpCheck({ command: NODE, args: [script] }));
+    expect(outcome).toMatchObject({ ok: false, kind: "unavailable" });
+    if (outcome.ok) return;
+    expect(outcome.message.split("\n")).toHaveLength(1);
+    expect(outcome.message).toMatch(
+      /failed during initialize: .+; it exited with code 1; its stderr says: Error: Cannot find module '\.\/no-such-module\.cjs'/,
+    );
+    expect(outcome.message).not.toMatch(/\bat Module\b/);
+    const detail = (outcome.detail ?? []).join("\n");
+    expect(detail).toContain("The server exited with code 1.");
+    expect(detail).toMatch(/^\s+at .+/m);
+  });
+
+  it("a timeout names the line on stdout that is not MCP, on one line", async () => {
+    const script = "console.log('starting up...'); setInterval(() => {}, 1000)";
+    const outcome = await probe(mcpCheck({ command: NODE, args: ["-e", script], timeout_ms: 500 }));
+    expect(outcome).toMatchObject({ ok: false, kind: "timeout" });
+    if (outcome.ok) return;
+    expect(outcome.message).toMatch(
+      /^MCP server ".+" did not answer initialize within 500 ms; it wrote a line to stdout that is not an MCP message: .*starting up/,
+    );
+    expect(outcome.message).not.toContain("\n");
+  });
+});

@@ -82,12 +82,14 @@ describe("skill probe: discovery", () => {
     expect(await probe({ path: "skills-src/greeter" })).toEqual(expected);
     expect(await probe({ path: file })).toEqual(expected);
     // Not in a folder Pi scans, so Pi does not know it by name alone.
-    expect(await probe({ name: "greeter" })).toEqual({ ok: true, violations: [], diagnostics: [] });
+    expect(await probe({ name: "greeter" })).toEqual(notFound(["skills-src/greeter/SKILL.md", NOT_SEARCHED]));
   });
 
-  it("reports a skill that is not there as not found, with nothing to blame", async () => {
+  it("reports a skill that is not there as not found, with nothing to blame but the skills around it", async () => {
     await writeSkill(projectSkill("other"), valid("other"));
-    expect(await probe({ name: "greeter" })).toEqual({ ok: true, violations: [], diagnostics: [] });
+    expect(await probe({ name: "greeter" })).toEqual(
+      notFound([".pi/skills/other/SKILL.md", loadedAs("other", "greeter")]),
+    );
   });
 
   it("reports a missing path as not found, with Pi's warning", async () => {
@@ -122,7 +124,9 @@ describe("skill probe: discovery", () => {
     };
     expect(await probe({ name: "skill-name" })).toEqual(expected);
     expect(await probe({ path: ".pi/skills/folder-name" })).toEqual(expected);
-    expect(await probe({ name: "folder-name" })).toEqual({ ok: true, violations: [], diagnostics: [] });
+    expect(await probe({ name: "folder-name" })).toEqual(
+      notFound([".pi/skills/folder-name/SKILL.md", loadedAs("skill-name", "folder-name")]),
+    );
   });
 });
 
@@ -246,3 +250,56 @@ describe("frontmatterViolations", () => {
     ).toEqual([]);
   });
 });
+
+describe("skill probe: the SKILL.md files around a skill Pi does not find", () => {
+  it("names each one and why it is not the skill: another name, Pi's warning, a hidden folder, not searched", async () => {
+    await writeSkill(path.join(workspace, "skills", "greet"), valid("greet"));
+    await writeSkill(projectSkill("hello"), valid("hello"));
+    await writeSkill(projectSkill("broken"), "name: broken");
+    await writeSkill(path.join(workspace, ".pi", "skills", ".drafts", "greet"), valid("greet"));
+    await writeSkill(path.join(workspace, "node_modules", "pkg", "greet"), valid("greet"));
+    const outcome = await probe({ name: "greet" });
+    expect(outcome).toMatchObject({ ok: true, violations: [] });
+    expect(outcome.ok && outcome.found).toBeFalsy();
+    expect(outcome.ok && outcome.candidates).toEqual([
+      {
+        filePath: ".pi/skills/.drafts/greet/SKILL.md",
+        reason: "Pi does not look into hidden folders (.drafts) of .pi/skills",
+      },
+      {
+        filePath: ".pi/skills/broken/SKILL.md",
+        reason: expect.stringMatching(/^Pi skips it: .*description/),
+      },
+      { filePath: ".pi/skills/hello/SKILL.md", reason: 'Pi loads it as the skill "hello", not "greet"' },
+      {
+        filePath: "skills/greet/SKILL.md",
+        reason: expect.stringMatching(/^it is not in a folder Pi searches for skills \(\.pi\/skills, /),
+      },
+    ]);
+  });
+
+  it("names none when Pi finds the skill, or when there is no SKILL.md anywhere", async () => {
+    await writeSkill(projectSkill("greet"), valid("greet"));
+    await writeSkill(path.join(workspace, "skills", "other"), valid("other"));
+    expect(await probe({ name: "greet" })).not.toHaveProperty("candidates");
+    await rm(path.join(workspace, ".pi"), { recursive: true });
+    await rm(path.join(workspace, "skills"), { recursive: true });
+    expect(await probe({ name: "greet" })).not.toHaveProperty("candidates");
+  });
+});
+
+const NOT_SEARCHED = expect.stringMatching(/^it is not in a folder Pi searches for skills/);
+
+function loadedAs(name: string, wanted: string): string {
+  return `Pi loads it as the skill "${name}", not "${wanted}"`;
+}
+
+/** A probe's answer for a skill Pi does not find, with the SKILL.md files around it and why each is not it. */
+function notFound(...candidates: [string, unknown][]) {
+  return {
+    ok: true,
+    violations: [],
+    diagnostics: [],
+    candidates: candidates.map(([filePath, reason]) => ({ filePath, reason })),
+  };
+}

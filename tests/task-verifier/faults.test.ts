@@ -895,7 +895,7 @@ describe("the isolated task verifier under faults", () => {
     });
     for (const { verifier } of [nowhere, besideNothing]) {
       expect(unavailable(await verifier.run(request(workspace, "npm test")))).toContain(
-        `the check runs npm, and there is no npm next to ${node}`,
+        `the check runs npm, and there is no npm next to ${node}; set PI_QUESTS_NPM_CLI to npm's npm-cli.js`,
       );
       // A check that does not need npm still runs, with that Node.
       expect(
@@ -1023,5 +1023,28 @@ echo left`;
       true,
     );
     expectCleanAfter(workspace, before, dataDir);
+  });
+});
+
+describe("npm reached from a script the check runs, with no npm beside the Node", () => {
+  it("is never looked up on PATH: the script's npm says what to set instead", async () => {
+    const workspace = makeRepo({ ...PROJECT, "scripts/indirect.sh": "npm --version\n" });
+    const dataDir = freshDataDir();
+    const nodeDir = join(scratch(), "bin");
+    mkdirSync(nodeDir);
+    const node = join(nodeDir, "node");
+    symlinkSync(process.execPath, node);
+    const check = request(workspace, "sh scripts/indirect.sh");
+    const { verifier } = await verifierFor(workspace, {
+      dataDir,
+      nodeExecutable: node,
+      npmCliPath: undefined,
+      pin: [check],
+    });
+    const outcome = finished(await verifier.run(check));
+    expect(outcome.exitCode).toBe(127);
+    expect(outcome.report).toContain(
+      `pi-quests: there is no npm next to ${node}; set PI_QUESTS_NPM_CLI to npm's npm-cli.js`,
+    );
   });
 });

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/core/diagnostics.ts";
-import { loadQuestFile, loadQuests } from "../../src/verifier/loader.ts";
+import { loadQuestFile, loadQuests, readBounded } from "../../src/verifier/loader.ts";
 
 let dir: string;
 beforeEach(async () => {
@@ -74,7 +74,7 @@ checks:
       "a.yaml:2:5: id: a quest id starts with a-z or 0-9 and uses only a-z, 0-9 and -",
       "a.yaml:3:8: title: title must not be empty",
       "a.yaml:7:11: checks[0].path: must be string, not number 42",
-      "a.yaml:8:11: checks[1].type: type must be one of: event, file_exists, json_path, yaml_path, command, git, mcp_handshake, skill_valid, confirm",
+      'a.yaml:8:11: checks[1].type: type "nope" is not a check type; the types are: event, file_exists, json_path, yaml_path, command, git, mcp_handshake, skill_valid, confirm',
       'a.yaml:11:16: checks[2].exit_code: expected an integer, {equals: N}, or {min: N} and/or {max: N}; got string "zero"',
       "a.yaml:13:49: checks[3].match.tool.regex: invalid regex: missing closing ): `(` (quest regexes use RE2 syntax; see docs/quest-format.md, Predicates)",
     ]);
@@ -96,7 +96,7 @@ checks:
 
   it("reports duplicate YAML keys and duplicate check ids", async () => {
     expect((await problems(await quest("a.yaml", `id: y\n${minimal("x")}`)))[0]).toMatch(
-      /^a\.yaml:3:1: YAML: Map keys must be unique/,
+      /^a\.yaml:3:1: YAML: "id" appears twice in this map; keep one/,
     );
     const twice = `${minimal("x")}    id: same\n  - type: event\n    id: same\n    match: { event: input }\n`;
     expect(await problems(await quest("b.yaml", twice))).toEqual([
@@ -163,5 +163,96 @@ describe("loading a pack", () => {
 
   it("an empty folder is an error, not an empty pack", async () => {
     expect(await problems(dir)).toEqual([`${dir}: no quest files (.yaml or .yml) in this folder`]);
+  });
+});
+
+describe("readBounded, for other loaders", () => {
+  it("reads a file within its bound and names the file's kind when it refuses one", async () => {
+    const file = await quest("play.yaml", "x".repeat(10));
+    const fits = await readBounded(file, { maxBytes: 10, what: "a play file" });
+    expect(fits.ok && fits.bytes.toString()).toBe("x".repeat(10));
+    expect(await readBounded(file, { maxBytes: 9, what: "a play file" })).toEqual({
+      ok: false,
+      problem: "is 10 bytes; a play file may be at most 9 bytes, so it was not read",
+    });
+    expect(await readBounded(dir)).toEqual({ ok: false, problem: "is not a regular file" });
+    expect(await readBounded(join(dir, "none.yaml"))).toEqual({
+      ok: false,
+      problem: "no such file or folder",
+    });
+  });
+});
+
+describe("a pack with a broken file: no cascade", () => {
+  const broken = (id: string) => minimal(id).replace("type: event", "type: evnt");
+
+  it("the quests that require a broken quest are not also told it is unknown", async () => {
+    await quest("a.yaml", broken("a"));
+    await quest("b.yaml", minimal("b", "requires: [a]\n"));
+    await quest("c.yaml", minimal("c", "requires: [a, ghost]\n"));
+    expect(await problems(dir)).toEqual([
+      'a.yaml:6:11: checks[0].type: type "evnt" is not a check type; did you mean event?',
+      'c.yaml:5:15: requires unknown quest "ghost"; quests in this pack: b, c',
+    ]);
+  });
+
+  it("a file that is not even YAML still gives its id line", async () => {
+    await quest("a.yaml", "version: 1\nid: a\ntitle: [A\n");
+    await quest("b.yaml", minimal("b", "requires: [a]\n"));
+    const found = await problems(dir);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^a\.yaml:\d+:\d+: YAML: /);
+  });
+
+  it("when a broken file gives no id, no require is called unknown: its error comes first", async () => {
+    await quest("a.yaml", "version: 1\ntitle: A\n");
+    await quest("b.yaml", minimal("b", "requires: [a, ghost]\n"));
+    const found = await problems(dir);
+    expect(found.every((line) => line.startsWith("a.yaml:"))).toBe(true);
+  });
+});
+
+describe("paths that can never resolve are lint errors", () => {
+  it("a check's path field, located at the field, with what to write instead", async () => {
+    const file = await quest(
+      "a.yaml",
+      minimal("a").replace(
+        "  - type: event\n    match: { event: turn_end }\n",
+        "  - type: file_exists\n    path: ../notes.md\n  - type: command\n    run: x\n    cwd: '{agent_dir}/x'\n",
+      ),
+    );
+    expect(await problems(file)).toEqual([
+      'a.yaml:7:11: checks[0].path: ../notes.md leaves the workspace through ".."; a quest path stays inside its root',
+      "a.yaml:10:10: checks[1].cwd: {agent_dir}/x starts with {agent_dir}, outside the workspace; this path stays in the workspace: write it relative to it (or start it with {workspace}) (a command with isolation: none runs in place and may start cwd with {agent_dir} or {home})",
+    ]);
+  });
+
+  it("a sandbox must be inside the pack folder, also once links are followed", async () => {
+    const outside = await mkdtemp(join(tmpdir(), "pi-quests-outside-"));
+    try {
+      await mkdir(join(dir, "sandboxes/inside"), { recursive: true });
+      await symlink(outside, join(dir, "sandboxes/away"));
+      await symlink(join(dir, "sandboxes/inside"), join(dir, "sandboxes/alias"));
+      expect(await problems(await quest("a.yaml", minimal("a", "sandbox: sandboxes/away\n")))).toEqual([
+        `a.yaml:5:10: sandbox sandboxes/away leads out of the pack folder through a symbolic link (to ${await realpath(outside)}); a sandbox is a template folder inside the pack`,
+      ]);
+      expect(await problems(await quest("b.yaml", minimal("b", "sandbox: /tmp\n")))).toEqual([
+        "b.yaml:5:10: sandbox /tmp is an absolute path; write it relative to the pack folder; a sandbox is a template folder inside the pack",
+      ]);
+      const alias = await loadQuestFile(await quest("c.yaml", minimal("c", "sandbox: sandboxes/alias\n")));
+      expect(alias.ok).toBe(true);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("the quest's editable takes no template", async () => {
+    const file = await quest(
+      "a.yaml",
+      minimal("a", 'editable: ["{workspace}/src/**"]\n').replace("version: 1", "version: 2"),
+    );
+    expect(await problems(file)).toEqual([
+      "a.yaml:5:12: editable[0]: {workspace}/src/** starts with {workspace}; this path takes no template: write it relative to the quest workspace (src/**)",
+    ]);
   });
 });

@@ -126,7 +126,7 @@ describe("loadPlays", () => {
       "solutions/first-file/pass.yaml:7:9: steps[0].model[2]: a text reply ends the model's run: the replies after it would never be used",
       "solutions/first-file/pass.yaml:8:5: steps[1]: a step is exactly one of prompt, bash, command, confirm, shell (found bash and shell); make each its own step",
       "solutions/first-file/pass.yaml:10:14: steps[2].command: a command starts with /, e.g. /quest check",
-      'solutions/first-file/pass.yaml:11:5: steps[3]: unknown field "promt"; see docs/quest-format.md for the fields this accepts',
+      'solutions/first-file/pass.yaml:11:5: steps[3]: unknown field "promt" (did you mean prompt?)',
       'solutions/first-file/pass.yaml:12:24: steps[4].confirm.answer: must be boolean, not string "yes please"',
     ]);
   });

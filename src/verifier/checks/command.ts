@@ -4,13 +4,14 @@
  */
 import { z } from "zod";
 import { checkBaseFields, EditableSchema } from "../../core/check-fields.ts";
+import { ANY_TEMPLATE, type QuestPathRule } from "../../core/paths.ts";
 import { IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate, matchesStringPredicate } from "../predicates.ts";
 import type { ScriptOutcome } from "../probes.ts";
 import type { CheckResult, PendingKind } from "../results.ts";
-import { type CheckOf, defineCheckType, type ReportDetail } from "./define.ts";
+import { type CheckOf, defineCheckType, type PathField, type ReportDetail } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 export const CommandCheckSchema = z.strictObject({
@@ -28,6 +29,41 @@ export const CommandCheckSchema = z.strictObject({
   editable: EditableSchema.optional(),
 });
 export type CommandCheck = CheckOf<typeof CommandCheckSchema>;
+
+/**
+ * Where a command may run: with `isolation: worktree` inside the workspace's repository (the task
+ * verifier runs it in a worktree of it), so only `{workspace}` or `{sandbox}` may start `cwd`;
+ * in place, any template.
+ */
+function cwdRule(check: { isolation: "worktree" | "none" }): QuestPathRule {
+  return check.isolation === "worktree" ? { templates: "workspace" } : ANY_TEMPLATE;
+}
+
+/** Oracle paths and editable globs name files of the workspace's repository: relative, no template. */
+const REPOSITORY_PATH: QuestPathRule = { templates: "none", relativeTo: "the workspace's repository" };
+
+function commandPathFields(check: z.output<typeof CommandCheckSchema>): PathField[] {
+  const fields: PathField[] = [];
+  if (check.cwd !== undefined) {
+    fields.push({
+      field: ["cwd"],
+      written: check.cwd,
+      rule: cwdRule(check),
+      ...(check.isolation === "worktree" && /^\{(agent_dir|home)\}/.test(check.cwd)
+        ? {
+            note: "(a command with isolation: none runs in place and may start cwd with {agent_dir} or {home})",
+          }
+        : {}),
+    });
+  }
+  check.oracle_paths.forEach((written, index) => {
+    fields.push({ field: ["oracle_paths", index], written, rule: REPOSITORY_PATH });
+  });
+  (check.editable ?? []).forEach((written, index) => {
+    fields.push({ field: ["editable", index], written, rule: REPOSITORY_PATH });
+  });
+  return fields;
+}
 
 /**
  * What made sure a check's processes did not outlive it: its own PID namespace, or (where
@@ -118,7 +154,7 @@ function withLeftOut(summary: string, leftOut: readonly string[] | undefined): s
  * verifier, or in place) and judged, and the run recorded as a receipt.
  */
 async function evaluateCommandCheck(check: CommandCheck, ctx: EvaluationContext): Promise<CheckResult> {
-  const where = resolveQuestPath(check.cwd ?? ".", ctx.paths);
+  const where = resolveQuestPath(check.cwd ?? ".", ctx.paths, cwdRule(check));
   if (!where.ok) return pathProblem(check, where.written, where.reason);
   if (check.isolation === "worktree" && !ctx.probes.runIsolated) {
     return pending(
@@ -214,6 +250,7 @@ export const commandCheck = defineCheckType({
   schema: CommandCheckSchema,
   evaluate: evaluateCommandCheck,
   needs: { taskVerifier: (check) => check.isolation === "worktree", receipts: true },
+  pathFields: commandPathFields,
   version2FieldsUsed: (check) => (check.editable !== undefined ? ["editable"] : []),
   // A command check's own editable wins; otherwise the quest's applies to it.
   withQuestDefaults: (check, quest) =>

@@ -13,6 +13,7 @@
  *    fails until all three exist.
  */
 import type { z } from "zod";
+import type { QuestPathRule } from "../../core/paths.ts";
 import type { EvaluationContext } from "../context.ts";
 import type { EventIndex } from "../event-index.ts";
 import type { CheckResult } from "../results.ts";
@@ -55,6 +56,21 @@ export type CheckWording = {
   reportDetail?(result: CheckResult): ReportDetail;
 };
 
+/**
+ * A field of a check that names a path, and the rule it must follow to ever resolve inside its
+ * root. The loader refuses one that cannot (src/core/paths.ts, `parseQuestPath`); `evaluate`
+ * resolves the field with the same rule, so lint and run time agree.
+ */
+export type PathField = {
+  /** Where the field is in the check: `["path"]`, `["oracle_paths", 0]`. */
+  field: readonly (string | number)[];
+  /** The path as written. */
+  written: string;
+  rule: QuestPathRule;
+  /** Said after the problem, when another field decides the rule (`isolation: none` allows {home}). */
+  note?: string;
+};
+
 /** The quest-level fields a check may take on when the quest is loaded. */
 export type QuestDefaults = { editable?: readonly string[] | undefined };
 
@@ -74,6 +90,8 @@ export type CheckBehaviour<P> = CheckWording & {
     index: EventIndex,
   ): CheckResult | Promise<CheckResult>;
   readonly needs: CheckNeeds<P & { id: string }>;
+  /** The fields of this check that name paths (absent or empty for none). */
+  pathFields?(check: P): readonly PathField[];
   /** The fields of this check that only a `version: 2` quest file may use, when it uses any. */
   version2FieldsUsed?(check: P): readonly string[];
   /** The check once the quest's own fields apply to it (a command check takes the quest's `editable`). */

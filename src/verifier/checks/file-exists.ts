@@ -1,6 +1,7 @@
 /** `file_exists`: passes when a path exists, as a file, a folder or either. */
 import { z } from "zod";
 import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
+import { ANY_TEMPLATE } from "../../core/paths.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import type { CheckResult } from "../results.ts";
@@ -62,4 +63,5 @@ export const fileExistsCheck = defineCheckType({
   schema: FileExistsCheckSchema,
   evaluate: evaluateFileExistsCheck,
   needs: {},
+  pathFields: (check) => [{ field: ["path"], written: check.path, rule: ANY_TEMPLATE }],
 });

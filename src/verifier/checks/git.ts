@@ -1,7 +1,9 @@
 /** `git`: one assertion about the workspace's repository, against the pinned baseline commit. */
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
+import type { QuestPathRule } from "../../core/paths.ts";
 import { IntPredicateSchema } from "../../core/predicates.ts";
+import { closestName } from "../../core/suggest.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
@@ -26,12 +28,29 @@ export const GitCheckSchema = z.discriminatedUnion(
     }),
     z.strictObject({ ...gitBase, assert: z.literal("file_restored"), path: z.string().min(1) }),
   ],
-  {
-    error:
-      "assert must be one of: commit_count, clean_tree, dirty, branch_exists, diff_contains, file_restored",
-  },
+  { error: (issue) => unknownAssertMessage(issue.input) },
 );
+
+const GIT_ASSERTIONS = [
+  "commit_count",
+  "clean_tree",
+  "dirty",
+  "branch_exists",
+  "diff_contains",
+  "file_restored",
+];
+
+function unknownAssertMessage(check: unknown): string {
+  const assert =
+    typeof check === "object" && check !== null ? (check as { assert?: unknown }).assert : undefined;
+  const closest = typeof assert === "string" ? closestName(assert, GIT_ASSERTIONS) : undefined;
+  const mean = closest === undefined ? "" : `; did you mean ${closest}?`;
+  return `assert must be one of: ${GIT_ASSERTIONS.join(", ")}${mean}`;
+}
 export type GitCheck = CheckOf<typeof GitCheckSchema>;
+
+/** A path given to git: relative to the repository, never a template (git would take it literally). */
+const GIT_PATH: QuestPathRule = { templates: "none", relativeTo: "the repository" };
 
 export type GitEvidence = {
   kind: "git";
@@ -87,7 +106,7 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
     }
     case "diff_contains": {
       if (check.path !== undefined) {
-        const resolved = resolveQuestPath(check.path, ctx.paths);
+        const resolved = resolveQuestPath(check.path, ctx.paths, GIT_PATH);
         if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
       }
       const answer = await git.diffSince(cwd, baseline, check.path);
@@ -100,7 +119,7 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
       );
     }
     case "file_restored": {
-      const resolved = resolveQuestPath(check.path, ctx.paths);
+      const resolved = resolveQuestPath(check.path, ctx.paths, GIT_PATH);
       if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
       const answer = await git.compareWithBaseline(cwd, baseline, check.path);
       if (!answer.ok) return gitFailed(answer);
@@ -120,4 +139,8 @@ export const gitCheck = defineCheckType({
   schema: GitCheckSchema,
   evaluate: evaluateGitCheck,
   needs: {},
+  pathFields: (check) =>
+    "path" in check && check.path !== undefined
+      ? [{ field: ["path"], written: check.path, rule: GIT_PATH }]
+      : [],
 });

@@ -1,6 +1,10 @@
 /** `json_path`: an assertion about the values a JSONPath matches in a JSON file. */
 import { type CheckOf, defineCheckType } from "./define.ts";
-import { evaluateStructuredPathCheck, structuredPathSchema } from "./structured-path.ts";
+import {
+  evaluateStructuredPathCheck,
+  structuredPathFields,
+  structuredPathSchema,
+} from "./structured-path.ts";
 
 export const JsonPathCheckSchema = structuredPathSchema("json_path");
 export type JsonPathCheck = CheckOf<typeof JsonPathCheckSchema>;
@@ -10,4 +14,5 @@ export const jsonPathCheck = defineCheckType({
   schema: JsonPathCheckSchema,
   evaluate: evaluateStructuredPathCheck,
   needs: {},
+  pathFields: structuredPathFields,
 });

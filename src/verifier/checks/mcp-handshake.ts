@@ -10,7 +10,7 @@ import { checkBaseFields } from "../../core/check-fields.ts";
 import type { EvaluationContext } from "../context.ts";
 import type { McpOutcome } from "../probes.ts";
 import type { CheckResult } from "../results.ts";
-import { type CheckOf, defineCheckType } from "./define.ts";
+import { type CheckOf, defineCheckType, type ReportDetail } from "./define.ts";
 import { pending, result } from "./result.ts";
 
 export const McpHandshakeCheckSchema = z
@@ -93,6 +93,7 @@ async function evaluateMcpHandshakeCheck(
       check,
       outcome.kind === "unavailable" ? "unavailable" : outcome.kind,
       `${outcome.server}: ${outcome.message}`,
+      outcome.detail ? { serverEnd: outcome.detail } : undefined,
     );
   }
   const evidence = handshakeEvidence(check, outcome);
@@ -159,4 +160,15 @@ export const mcpHandshakeCheck = defineCheckType({
   schema: McpHandshakeCheckSchema,
   evaluate: evaluateMcpHandshakeCheck,
   needs: {},
+  reportDetail: mcpReportDetail,
 });
+
+/** Under a server that could not be reached: how it ended, its stderr tail included. */
+function mcpReportDetail(result: CheckResult): ReportDetail {
+  const evidence = result.evidence;
+  if (evidence.kind !== "pending") return {};
+  const serverEnd = evidence.detail?.serverEnd;
+  if (!Array.isArray(serverEnd) || serverEnd.length === 0) return {};
+  const lines = serverEnd.flatMap((entry) => String(entry).split("\n"));
+  return { lines: lines.map((line) => `| ${line}`) };
+}

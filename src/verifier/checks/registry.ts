@@ -4,12 +4,13 @@
  * the lookups the engine and the runtime call instead of switching on a type's name.
  */
 import { z } from "zod";
+import { closestName } from "../../core/suggest.ts";
 import type { EvaluationContext } from "../context.ts";
 import type { EventIndex } from "../event-index.ts";
 import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
 import { type CommandCheck, type CommandEvidence, commandCheck } from "./command.ts";
 import { type ConfirmEvidence, confirmCheck } from "./confirm.ts";
-import type { CheckBehaviour, QuestDefaults, ReportDetail } from "./define.ts";
+import type { CheckBehaviour, PathField, QuestDefaults, ReportDetail } from "./define.ts";
 import { type EventEvidence, eventCheck } from "./event.ts";
 import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
 import { type GitEvidence, gitCheck } from "./git.ts";
@@ -48,8 +49,19 @@ const [firstSchema, ...otherSchemas] = Object.values(CHECK_TYPE_MODULES).map((mo
 if (firstSchema === undefined) throw new Error("the registry lists no check type");
 
 export const CheckSchema = z.discriminatedUnion("type", [firstSchema, ...otherSchemas], {
-  error: `type must be one of: ${CHECK_TYPES.join(", ")}`,
+  error: (issue) => unknownTypeMessage(issue.input),
 });
+
+/** Why a check has no type this registry knows, with the closest one for a typo. */
+function unknownTypeMessage(check: unknown): string {
+  const list = CHECK_TYPES.join(", ");
+  const type = typeof check === "object" && check !== null ? (check as { type?: unknown }).type : undefined;
+  if (typeof type !== "string") return `type must be one of: ${list}`;
+  const closest = closestName(type, CHECK_TYPES);
+  return closest === undefined
+    ? `type "${type}" is not a check type; the types are: ${list}`
+    : `type "${type}" is not a check type; did you mean ${closest}?`;
+}
 
 /** A parsed check, defaults applied, before it gets its id. */
 export type ParsedCheck = z.infer<typeof CheckSchema>;
@@ -142,6 +154,15 @@ export function version2FieldsUsed(check: ParsedCheck): readonly string[] {
 
 function version2FieldsOf<K extends CheckType>(type: K, check: ParsedByType[K]): readonly string[] {
   return BEHAVIOURS[type].version2FieldsUsed?.(check) ?? [];
+}
+
+/** The fields of this check that name paths, each with the rule it must follow (for the loader's lint). */
+export function pathFieldsOf(check: ParsedCheck): readonly PathField[] {
+  return pathFieldsByType(check.type, check);
+}
+
+function pathFieldsByType<K extends CheckType>(type: K, check: ParsedByType[K]): readonly PathField[] {
+  return BEHAVIOURS[type].pathFields?.(check) ?? [];
 }
 
 /** The check once the quest's own fields apply to it (a command check takes the quest's `editable`). */

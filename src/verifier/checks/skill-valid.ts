@@ -1,8 +1,10 @@
 /** `skill_valid`: passes when Pi's own skill discovery finds the skill and it breaks no rule. */
 import { z } from "zod";
 import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
+import { ANY_TEMPLATE } from "../../core/paths.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
+import type { SkillCandidate } from "../probes.ts";
 import type { CheckResult } from "../results.ts";
 import { type CheckOf, defineCheckType } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
@@ -27,6 +29,8 @@ export type SkillEvidence = {
   filePath?: string;
   violations: string[];
   diagnostics: string[];
+  /** When Pi does not find the skill: the SKILL.md files found around it, each with why it is not the one. */
+  candidates?: SkillCandidate[];
 };
 
 async function evaluateSkillValidCheck(check: SkillValidCheck, ctx: EvaluationContext): Promise<CheckResult> {
@@ -47,10 +51,15 @@ async function evaluateSkillValidCheck(check: SkillValidCheck, ctx: EvaluationCo
   if (!outcome.ok) return pending(check, "error", outcome.message);
   const wanted = check.name ?? check.path ?? "";
   const passed = outcome.found !== undefined && outcome.violations.length === 0;
+  const candidates = outcome.candidates ?? [];
+  const elsewhere =
+    candidates.length === 0
+      ? ""
+      : `; ${candidates.length === 1 ? "1 other SKILL.md was" : `${candidates.length} other SKILL.md files were`} found, and the evidence says why ${candidates.length === 1 ? "it is" : "each is"} not it`;
   const summary = passed
     ? `skill ${outcome.found?.name} is valid and Pi finds it`
     : outcome.found === undefined
-      ? `Pi's skill discovery does not find ${wanted}${outcome.violations.length ? `: ${outcome.violations[0]}` : ""}`
+      ? `Pi's skill discovery does not find ${wanted}${outcome.violations.length ? `: ${outcome.violations[0]}` : ""}${elsewhere}`
       : `skill ${outcome.found.name}: ${outcome.violations.join("; ")}`;
   return result(check, passed ? "pass" : "fail", {
     kind: "skill",
@@ -58,6 +67,7 @@ async function evaluateSkillValidCheck(check: SkillValidCheck, ctx: EvaluationCo
     ...(outcome.found ? { name: outcome.found.name, filePath: outcome.found.filePath } : {}),
     violations: outcome.violations,
     diagnostics: outcome.diagnostics,
+    ...(candidates.length > 0 ? { candidates } : {}),
   });
 }
 
@@ -66,4 +76,10 @@ export const skillValidCheck = defineCheckType({
   schema: SkillValidCheckSchema,
   evaluate: evaluateSkillValidCheck,
   needs: {},
+  reportDetail: (checked) =>
+    checked.evidence.kind === "skill" && checked.evidence.candidates
+      ? { lines: checked.evidence.candidates.map(({ filePath, reason }) => `${filePath}: ${reason}`) }
+      : {},
+  pathFields: (check) =>
+    check.path === undefined ? [] : [{ field: ["path"], written: check.path, rule: ANY_TEMPLATE }],
 });

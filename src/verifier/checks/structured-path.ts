@@ -8,12 +8,13 @@ import { JSONPath } from "jsonpath-plus";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
+import { ANY_TEMPLATE } from "../../core/paths.ts";
 import { compileQuestRegex, regexProblem } from "../../core/quest-regex.ts";
 import { documentValue } from "../../core/yaml-source.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import type { CheckResult } from "../results.ts";
-import type { CheckOf } from "./define.ts";
+import type { CheckOf, PathField } from "./define.ts";
 import { pathProblem, pending, result } from "./result.ts";
 
 export const ASSERTIONS = ["exists", "missing", "non_empty", "equals", "contains", "matches"] as const;
@@ -47,6 +48,11 @@ export function structuredPathSchema<T extends "json_path" | "yaml_path">(type: 
     });
 }
 export type StructuredPathCheck = CheckOf<ReturnType<typeof structuredPathSchema<"json_path" | "yaml_path">>>;
+
+/** The file the check reads: any template may start it. */
+export function structuredPathFields(check: { file: string }): PathField[] {
+  return [{ field: ["file"], written: check.file, rule: ANY_TEMPLATE }];
+}
 
 export type StructuredPathEvidence = {
   kind: "structured_path";

@@ -1,6 +1,10 @@
 /** `yaml_path`: an assertion about the values a JSONPath matches in a YAML file. */
 import { type CheckOf, defineCheckType } from "./define.ts";
-import { evaluateStructuredPathCheck, structuredPathSchema } from "./structured-path.ts";
+import {
+  evaluateStructuredPathCheck,
+  structuredPathFields,
+  structuredPathSchema,
+} from "./structured-path.ts";
 
 export const YamlPathCheckSchema = structuredPathSchema("yaml_path");
 export type YamlPathCheck = CheckOf<typeof YamlPathCheckSchema>;
@@ -10,4 +14,5 @@ export const yamlPathCheck = defineCheckType({
   schema: YamlPathCheckSchema,
   evaluate: evaluateStructuredPathCheck,
   needs: {},
+  pathFields: structuredPathFields,
 });

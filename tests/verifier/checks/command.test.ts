@@ -90,4 +90,13 @@ describe("command", () => {
     expect(result.status).toBe("fail");
     expect(probes.scripts).toEqual([]);
   });
+
+  it("with isolation: worktree a cwd under {home} or {agent_dir} fails before anything runs (a pinned definition)", async () => {
+    const probes = fakeProbes();
+    const isolated = check({ type: "command", run: "true", cwd: "{home}/app" });
+    const result = await evaluateCheck(isolated, context({ probes }));
+    expect(result).toMatchObject({ status: "fail", evidence: { kind: "path" } });
+    expect(result.evidence.summary).toMatch(/^\{home\}\/app: starts with \{home\}, outside the workspace/);
+    expect(probes.scripts).toEqual([]);
+  });
 });

@@ -52,4 +52,21 @@ describe("git", () => {
     expect((await evaluateCheck(check({ type: "git", assert: "dirty" }), broken)).status).toBe("pending");
     expect((await evaluateCheck(check({ type: "git", assert: "dirty" }), context())).status).toBe("pending");
   });
+
+  it("a path given to git takes no template and stays in the repository, also in a pinned definition", async () => {
+    const ctx = git({
+      compareWithBaseline: async () => ({ ok: true, value: "same" }),
+      diffSince: async () => ({ ok: true, value: "+hello\n" }),
+    });
+    const restored = await evaluateCheck(
+      check({ type: "git", assert: "file_restored", path: "{workspace}/a.txt" }),
+      ctx,
+    );
+    expect(restored).toMatchObject({ status: "fail", evidence: { kind: "path", problem: "escape" } });
+    const diff = await evaluateCheck(
+      check({ type: "git", assert: "diff_contains", text: "hello", path: "../a" }),
+      ctx,
+    );
+    expect(diff).toMatchObject({ status: "fail", evidence: { kind: "path" } });
+  });
 });

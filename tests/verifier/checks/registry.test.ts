@@ -15,6 +15,7 @@ import {
   checkTypeOf,
   confirmationPrompt,
   leavesReceipts,
+  pathFieldsOf,
   runsInTaskVerifier,
   taskVerifierChecks,
   withQuestDefaults,
@@ -83,7 +84,9 @@ describe("the check type registry", () => {
 
   it("an unknown type is refused with the list of types", () => {
     const parsed = CheckSchema.safeParse({ type: "telepathy" });
-    expect(parsed.error?.issues[0]?.message).toBe(`type must be one of: ${CHECK_TYPES.join(", ")}`);
+    expect(parsed.error?.issues[0]?.message).toBe(
+      `type "telepathy" is not a check type; the types are: ${CHECK_TYPES.join(", ")}`,
+    );
   });
 });
 
@@ -113,5 +116,48 @@ describe("what a check needs from the runtime", () => {
     const own = check({ type: "command", run: "npm test", editable: ["lib/**"] });
     expect(withQuestDefaults(own, { editable: ["src/**"] })).toMatchObject({ editable: ["lib/**"] });
     expect(withQuestDefaults(confirm, { editable: ["src/**"] })).toEqual(confirm);
+  });
+});
+
+describe("the path fields each check type names", () => {
+  const fields = (input: Record<string, unknown>) =>
+    pathFieldsOf(CheckSchema.parse(input)).map(({ field, written, rule }) => ({ field, written, rule }));
+
+  it("file, JSON/YAML, skill and git paths, each with the templates it may start with", () => {
+    expect(fields({ type: "file_exists", path: "a" })).toEqual([
+      { field: ["path"], written: "a", rule: { templates: "any" } },
+    ]);
+    for (const type of ["json_path", "yaml_path"])
+      expect(fields({ type, file: "f", path: "$", assert: "exists" })).toEqual([
+        { field: ["file"], written: "f", rule: { templates: "any" } },
+      ]);
+    expect(fields({ type: "skill_valid", path: "s" })).toEqual([
+      { field: ["path"], written: "s", rule: { templates: "any" } },
+    ]);
+    expect(fields({ type: "skill_valid", name: "s" })).toEqual([]);
+    expect(fields({ type: "git", assert: "file_restored", path: "a" })).toEqual([
+      { field: ["path"], written: "a", rule: { templates: "none", relativeTo: "the repository" } },
+    ]);
+    expect(fields({ type: "git", assert: "clean_tree" })).toEqual([]);
+  });
+
+  it("a command's cwd stays in the workspace with isolation: worktree; its oracle paths and editable take no template", () => {
+    const repository = { templates: "none", relativeTo: "the workspace's repository" };
+    expect(
+      fields({ type: "command", run: "x", cwd: "app", oracle_paths: ["t/a"], editable: ["src/**"] }),
+    ).toEqual([
+      { field: ["cwd"], written: "app", rule: { templates: "workspace" } },
+      { field: ["oracle_paths", 0], written: "t/a", rule: repository },
+      { field: ["editable", 0], written: "src/**", rule: repository },
+    ]);
+    expect(fields({ type: "command", run: "x", cwd: "{home}", isolation: "none" })).toEqual([
+      { field: ["cwd"], written: "{home}", rule: { templates: "any" } },
+    ]);
+  });
+
+  it("event, mcp_handshake and confirm name no path", () => {
+    expect(fields({ type: "event", match: { event: "a" } })).toEqual([]);
+    expect(fields({ type: "mcp_handshake", command: "srv" })).toEqual([]);
+    expect(fields({ type: "confirm", prompt: "ok?" })).toEqual([]);
   });
 });

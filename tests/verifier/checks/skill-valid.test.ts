@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { reportDetailFor } from "../../../src/verifier/checks/registry.ts";
 import { evaluateCheck } from "../../../src/verifier/evaluate.ts";
 import { check } from "../../support/checks.ts";
 import { context, fakeProbes } from "../../support/fake-probes.ts";
@@ -23,5 +24,27 @@ describe("skill_valid", () => {
     expect((await evaluateCheck(skill, answer(true, []))).status).toBe("pass");
     expect((await evaluateCheck(skill, answer(true, ["name too long"]))).status).toBe("fail");
     expect((await evaluateCheck(skill, answer(false, []))).status).toBe("fail");
+  });
+
+  it("a skill Pi does not find: the summary counts the SKILL.md files around it, the report says why each is not it", async () => {
+    const candidates = [
+      { filePath: "skills/greet/SKILL.md", reason: "it is not in a folder Pi searches for skills" },
+      { filePath: ".pi/skills/hello/SKILL.md", reason: 'Pi loads it as the skill "hello", not "greet"' },
+    ];
+    const ctx = context({
+      probes: fakeProbes(
+        {},
+        { skillValid: async () => ({ ok: true, violations: [], diagnostics: [], candidates }) },
+      ),
+    });
+    const result = await evaluateCheck(check({ type: "skill_valid", name: "greet" }), ctx);
+    expect(result).toMatchObject({ status: "fail", evidence: { kind: "skill", candidates } });
+    expect(result.evidence.summary).toBe(
+      "Pi's skill discovery does not find greet; 2 other SKILL.md files were found, and the evidence says why each is not it",
+    );
+    expect(reportDetailFor(result).lines).toEqual([
+      "skills/greet/SKILL.md: it is not in a folder Pi searches for skills",
+      '.pi/skills/hello/SKILL.md: Pi loads it as the skill "hello", not "greet"',
+    ]);
   });
 });
