@@ -6,6 +6,7 @@ import { benchCli, cliTable } from "./cli.ts";
 import { benchEngine, engineTable } from "./engine.ts";
 import { benchExtension, extensionTable, turnEndTable } from "./extension.ts";
 import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
+import { benchPlays, playsTable } from "./plays.ts";
 import { benchReceipts, receiptsTable } from "./receipts.ts";
 import { benchSessionFile, sessionFileTable } from "./session-file.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
@@ -27,6 +28,9 @@ const extension = await benchExtension();
 process.stdout.write(`${extensionTable(extension)}\n`);
 process.stdout.write("\n## Extension: the turn_end handler\n\n");
 process.stdout.write(`${turnEndTable(extension)}\n`);
+
+process.stdout.write("\n## `pi-quests test`: the starter pack's plays\n\n");
+process.stdout.write(`${playsTable(await benchPlays())}\n`);
 
 // The verifier's data dir defaults to {agent_dir}/quests, under the home folder: measured there.
 // /tmp is measured too, for one case: on these machines it creates files far more slowly.

@@ -36,9 +36,9 @@ function referencesOf(page: string, text: string): Reference[] {
   return found;
 }
 
-/** The first line of a test or a group of tests: `it(`, `test(`, `describe(`, `it.each`, `it.skipIf(…)(`. */
+/** The first line of a test or a group of tests: `it(`, `test(`, `describe(`, `it.each` (typed too: `it.each<T>(`), `it.skipIf(…)(`. */
 const TEST_START =
-  /^\s*(?:it|test|describe)(?:\.(?:each|skipIf|runIf|only|skip|todo|concurrent|sequential|fails))*\s*[(`]/;
+  /^\s*(?:it|test|describe)(?:\.(?:each|skipIf|runIf|only|skip|todo|concurrent|sequential|fails))*\s*(?:<.*>)?\s*[(`]/;
 
 /** What is wrong with `ref`, or undefined when it points where it should. */
 function problemOf(root: string, ref: Reference): string | undefined {
