@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -26,7 +26,7 @@ import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
 import { findPi } from "./plays/pi-binary.ts";
 import { planChains } from "./plays/plan.ts";
 import { describeStep } from "./plays/play-steps.ts";
-import { chainSetting, playEnv } from "./plays/runner.ts";
+import { chainSetting, makeChainFolders, playEnv } from "./plays/runner.ts";
 
 export const PLAY_USAGE = `Usage: pi-quests play PACK_DIR [options]
 
@@ -94,12 +94,7 @@ export async function play(args: string[], io: CliIo): Promise<number> {
   if (!pi.ok) return invalid(io, pi.message);
 
   const root = await realpath(await mkdtemp(join(tmpdir(), "pi-quests-play-")));
-  const folders = {
-    home: join(root, "home"),
-    agentDir: join(root, "agent"),
-    workspace: join(root, "workspace"),
-  };
-  for (const folder of Object.values(folders)) await mkdir(folder, { recursive: true });
+  const folders = await makeChainFolders(root);
   const containment = await openPlayContainment();
   try {
     const env = { ...playEnv({ env: io.env, pack }, folders), ...containment.env };

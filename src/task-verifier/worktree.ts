@@ -2,12 +2,10 @@
  * The verifier's detached worktrees: created at the pinned baseline under the data dir, removed
  * only when git lists them as its own worktrees, so cleanup can never delete anything else.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { lstat, mkdir, realpath, unlink } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { GitRunner } from "../probes/git-runner.ts";
-import { processAlive } from "../probes/os/process-group.ts";
+import { killMarked, processesWithMarker } from "../probes/os/env-marker.ts";
 
 /**
  * The variable every process of a check inherits: the run's folder in the data dir. A process
@@ -18,48 +16,12 @@ export const RUN_VARIABLE = "PI_QUESTS_VERIFICATION_RUN";
 
 /** Live processes (Linux /proc) that inherited RUN_VARIABLE with a value `matches` accepts. */
 export function markedProcesses(matches: (run: string) => boolean): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
-  const prefix = `${RUN_VARIABLE}=`;
-  const found: number[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    let environment: string;
-    try {
-      environment = readFileSync(`/proc/${entry}/environ`, "utf8");
-    } catch {
-      continue; // Gone meanwhile, or not ours to read.
-    }
-    const marked = environment
-      .split("\0")
-      .some((variable) => variable.startsWith(prefix) && matches(variable.slice(prefix.length)));
-    if (marked && processAlive(Number(entry))) found.push(Number(entry));
-  }
-  return found;
+  return processesWithMarker(RUN_VARIABLE, matches);
 }
 
 /** SIGKILLs every marked process until none is left; returns those still alive after `timeoutMs`. */
-export async function stopMarkedProcesses(
-  matches: (run: string) => boolean,
-  timeoutMs = 3000,
-): Promise<number[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const left = markedProcesses(matches);
-    if (left.length === 0 || Date.now() >= deadline) return left;
-    for (const pid of left) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
-    await sleep(10);
-  }
+export function stopMarkedProcesses(matches: (run: string) => boolean, timeoutMs = 3000): Promise<number[]> {
+  return killMarked(RUN_VARIABLE, matches, timeoutMs);
 }
 
 /** Absolute paths of the worktrees git has registered for the repository at `workspace`. */

@@ -64,12 +64,7 @@ async function runOne(chain: PlayChain, dir: string, options: RunnerOptions): Pr
   });
   if (chain.kind === "unplayable") return report({ outcome: "error", reason: chain.reason });
 
-  const folders = {
-    home: join(dir, "home"),
-    agentDir: join(dir, "agent"),
-    workspace: join(dir, "workspace"),
-  };
-  for (const folder of Object.values(folders)) await mkdir(folder, { recursive: true });
+  const folders = await makeChainFolders(dir);
   const containment = await openPlayContainment();
   const env = { ...playEnv(options, folders), ...containment.env };
   try {
@@ -82,6 +77,17 @@ async function runOne(chain: PlayChain, dir: string, options: RunnerOptions): Pr
     await containment.close();
     return report({ outcome: "error", reason: (error as Error).message.split("\n")[0] ?? "failed" });
   }
+}
+
+/** A home, an agent dir and a workspace under `dir`, made. */
+export async function makeChainFolders(dir: string): Promise<ChainFolders> {
+  const folders = {
+    home: join(dir, "home"),
+    agentDir: join(dir, "agent"),
+    workspace: join(dir, "workspace"),
+  };
+  for (const folder of Object.values(folders)) await mkdir(folder, { recursive: true });
+  return folders;
 }
 
 /** What a chain in `folders` runs with, inside `containment`. */

@@ -11,30 +11,35 @@ import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { processAlive } from "./process-group.ts";
 
-/** The live processes (this one excepted) whose environment holds `name=value`. */
-export function processesWithMarker(name: string, value: string): number[] {
+/** What a marker's value must be: exactly a string, or what a test accepts (a folder's prefix). */
+export type MarkerValue = string | ((value: string) => boolean);
+
+/** The live processes (this one excepted) whose environment holds `name` with a value `value` accepts. */
+export function processesWithMarker(name: string, value: MarkerValue): number[] {
   if (process.platform !== "linux") return [];
-  const wanted = Buffer.from(`${name}=${value}\0`);
-  const inside = Buffer.concat([Buffer.from([0]), wanted]);
-  const found: number[] = [];
+  const accepts = typeof value === "string" ? (found: string) => found === value : value;
+  const prefix = `${name}=`;
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
     return [];
   }
+  const found: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     if (pid === process.pid) continue;
-    let environ: Buffer;
+    let environ: string;
     try {
-      environ = readFileSync(`/proc/${entry}/environ`);
+      environ = readFileSync(`/proc/${entry}/environ`, "utf8");
     } catch {
-      continue;
+      continue; // Gone meanwhile, or not ours to read.
     }
-    // The environment is NUL-separated; the marker is a whole entry, the first one included.
-    const marked = environ.subarray(0, wanted.length).equals(wanted) || environ.includes(inside);
+    // The environment is NUL-separated; the marker is a whole entry.
+    const marked = environ
+      .split("\0")
+      .some((variable) => variable.startsWith(prefix) && accepts(variable.slice(prefix.length)));
     if (marked && processAlive(pid)) found.push(pid);
   }
   return found;
@@ -44,7 +49,7 @@ export function processesWithMarker(name: string, value: string): number[] {
  * Kills every process with the marker, again and again until none is left (a process can start
  * another while it is being killed) or `waitMs` has passed; resolves to the ones still there.
  */
-export async function killMarked(name: string, value: string, waitMs: number): Promise<number[]> {
+export async function killMarked(name: string, value: MarkerValue, waitMs: number): Promise<number[]> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const left = processesWithMarker(name, value);
