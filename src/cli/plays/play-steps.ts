@@ -8,6 +8,7 @@
  */
 import { NO_MORE_REPLIES } from "../../core/play-replies.ts";
 import type { PlayStep } from "../../verifier/play.ts";
+import { routeCommand } from "./builtin-commands.ts";
 import type { PiRpcClient, UiRequest } from "./pi-rpc.ts";
 
 export type StepTimeouts = {
@@ -64,8 +65,7 @@ async function playStep(
         await pi.prompt(step.prompt, { timeoutMs: stepMs });
         return { ok: true };
       case "command":
-        await pi.prompt(step.command, { timeoutMs: stepMs });
-        return { ok: true };
+        return await sendCommand(pi, step.command, stepMs);
       case "bash":
         await pi.request({ type: "bash", command: step.bash }, { timeoutMs: stepMs });
         return { ok: true };
@@ -84,6 +84,31 @@ async function playStep(
     }
   } catch (error) {
     return { ok: false, reason: (error as Error).message.split("\n")[0] ?? "failed" };
+  }
+}
+
+/** A slash command: as a prompt, or as the RPC command a built-in of Pi's stands for. */
+async function sendCommand(pi: PiRpcClient, text: string, timeoutMs: number): Promise<StepDone> {
+  const route = routeCommand(text);
+  switch (route.kind) {
+    case "prompt":
+      await pi.prompt(text, { timeoutMs });
+      return { ok: true };
+    case "rpc":
+      await pi.request(route.command, { timeoutMs });
+      return { ok: true };
+    case "fork": {
+      // As the terminal UI's /fork with the last message chosen: a new session from before it.
+      const { data } = await pi.request({ type: "get_fork_messages" }, { timeoutMs });
+      const last = (data as { messages?: { entryId: string }[] } | undefined)?.messages?.at(-1);
+      if (!last) return { ok: false, reason: "/fork: the session has no message to fork from yet" };
+      await pi.request({ type: "fork", entryId: last.entryId }, { timeoutMs });
+      return { ok: true };
+    }
+    case "refused":
+      return { ok: false, reason: route.reason };
+    default:
+      return unreachable(route);
   }
 }
 
