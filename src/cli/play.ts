@@ -20,7 +20,7 @@ import { loadPlays, readPlayFile } from "../verifier/play-loader.ts";
 import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, printDiagnostics, tryParse } from "./io.ts";
-import { playRequirements } from "./plays/chain-run.ts";
+import { playRequirements, repliesOf } from "./plays/chain-run.ts";
 import { openPlayContainment } from "./plays/containment.ts";
 import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
 import { findPi } from "./plays/pi-binary.ts";
@@ -145,10 +145,7 @@ async function offline(
   io: CliIo,
 ): Promise<string[]> {
   const replies = join(agentDir, "replies.json");
-  await writeFile(
-    replies,
-    playRepliesJson(solution.steps.flatMap((step) => (step.kind === "prompt" ? [step.model] : []))),
-  );
+  await writeFile(replies, playRepliesJson(repliesOf(solution)));
   env[PLAY_REPLIES_ENV] = replies;
   io.stderr(`pi-quests play: the scripted model follows ${solution.source}; its steps:\n`);
   for (const [index, step] of solution.steps.entries()) io.stderr(`  ${index + 1}. ${describeStep(step)}\n`);

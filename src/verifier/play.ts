@@ -40,8 +40,17 @@ function replyProblem(reply: { tool?: string; args?: unknown; text?: string }): 
 
 /** What the learner does next. */
 export type PlayStep =
-  /** A message to Pi, and the scripted model's replies to it, in order. */
-  | { kind: "prompt"; prompt: string; model: Reply[] }
+  /**
+   * A message to Pi, and the scripted model's replies to it, in order. `wait: "started"` goes on
+   * once its run has started, so the next steps can steer, queue a follow-up or abort it.
+   */
+  | { kind: "prompt"; prompt: string; model: Reply[]; wait: "settled" | "started" }
+  /** A message that steers the running turn (delivered after its tools), with the replies to it. */
+  | { kind: "steer"; steer: string; model: Reply[] }
+  /** A message queued until the run would stop, with the replies to it. */
+  | { kind: "follow_up"; follow_up: string; model: Reply[] }
+  /** Escape: the running run is stopped. */
+  | { kind: "abort" }
   /** A `!` command the learner types. */
   | { kind: "bash"; bash: string }
   /** A slash command, e.g. `/quest check`. */
@@ -51,11 +60,18 @@ export type PlayStep =
   /** A change made outside Pi (the learner's editor, another terminal). */
   | { kind: "shell"; shell: string };
 
-const STEP_KINDS = ["prompt", "bash", "command", "confirm", "shell"] as const;
+const STEP_KINDS = ["prompt", "steer", "follow_up", "abort", "bash", "command", "confirm", "shell"] as const;
+
+/** The steps that send the model a message, and so may carry its replies. */
+const WITH_REPLIES = ["prompt", "steer", "follow_up"] as const;
 
 const StepSchema = z
   .strictObject({
     prompt: z.string().min(1, "prompt must not be empty").optional(),
+    wait: z.enum(["settled", "started"], { error: "wait is settled (the default) or started" }).optional(),
+    steer: z.string().min(1, "steer must not be empty").optional(),
+    follow_up: z.string().min(1, "follow_up must not be empty").optional(),
+    abort: z.literal(true, { error: "abort: true stops the running run" }).optional(),
     model: z.array(ReplySchema).optional(),
     bash: z.string().min(1, "bash must not be empty").optional(),
     command: z.string().regex(/^\/\S/, "a command starts with /, e.g. /quest check").optional(),
@@ -74,12 +90,14 @@ const StepSchema = z
       });
       return;
     }
-    if (step.model !== undefined && step.prompt === undefined)
+    if (step.model !== undefined && !WITH_REPLIES.some((kind) => step[kind] !== undefined))
       ctx.addIssue({
         code: "custom",
         path: ["model"],
-        message: "model gives the replies to a prompt: it goes with prompt",
+        message: "model gives the replies to a message: it goes with prompt, steer or follow_up",
       });
+    if (step.wait !== undefined && step.prompt === undefined)
+      ctx.addIssue({ code: "custom", path: ["wait"], message: "wait goes with prompt" });
     const textAt = step.model?.findIndex((reply) => "text" in reply) ?? -1;
     if (step.model && textAt >= 0 && textAt < step.model.length - 1)
       ctx.addIssue({
@@ -89,7 +107,12 @@ const StepSchema = z
       });
   })
   .transform((step): PlayStep => {
-    if (step.prompt !== undefined) return { kind: "prompt", prompt: step.prompt, model: step.model ?? [] };
+    const model = step.model ?? [];
+    if (step.prompt !== undefined)
+      return { kind: "prompt", prompt: step.prompt, model, wait: step.wait ?? "settled" };
+    if (step.steer !== undefined) return { kind: "steer", steer: step.steer, model };
+    if (step.follow_up !== undefined) return { kind: "follow_up", follow_up: step.follow_up, model };
+    if (step.abort !== undefined) return { kind: "abort" };
     if (step.bash !== undefined) return { kind: "bash", bash: step.bash };
     if (step.command !== undefined) return { kind: "command", command: step.command };
     if (step.confirm !== undefined) return { kind: "confirm", answer: step.confirm.answer };

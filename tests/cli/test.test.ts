@@ -98,6 +98,9 @@ describe("pi-quests test, a whole pack", () => {
       // Pi's own /name and /model, sent as their RPC commands.
       ["session/pass", "complete", "complete", true],
       ["session/fail-only-named", "not complete", "not complete", true],
+      // A prompt left running (wait: started), steered, given a follow-up; another aborted.
+      ["steer/pass", "complete", "complete", true],
+      ["steer/fail-never-stopped", "not complete", "not complete", true],
     ]);
     const reasonOf = (name: string) =>
       report.plays.find((play) => `${play.quest}/${play.play}` === name)?.reason;
@@ -107,7 +110,7 @@ describe("pi-quests test, a whole pack", () => {
     expect(reasonOf("never/pass")).toBe(
       'the play has no more replies: the model asked for more in step 3 (prompt "Again")',
     );
-    expect(report).toMatchObject({ unproven: ["unproven"], passed: 6, failed: 3 });
+    expect(report).toMatchObject({ unproven: ["unproven"], passed: 8, failed: 3 });
   });
 
   it("gives each play the quest's last result, with the failing check's evidence", () => {
@@ -180,7 +183,11 @@ describe("pi-quests test, invalid input: exit 3 and nothing played", () => {
 
   it("an unknown --quest, a bad --jobs or --reporter, and a Pi that is not there", async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
-      [["--quest", "nope"], {}, /no quest "nope" in .*; its quests: hello, notes, confirm, never, unproven, session/],
+      [
+        ["--quest", "nope"],
+        {},
+        /no quest "nope" in .*; its quests: hello, notes, confirm, never, unproven, session, steer/,
+      ],
       [["--jobs", "0"], {}, /--jobs is a whole number from 1 to 64, not "0"/],
       [["--reporter", "xml"], {}, /--reporter is one of text, json, junit, tap, not "xml"/],
       [[], { PI_QUESTS_PI: "/nowhere/cli.js" }, /PI_QUESTS_PI=\/nowhere\/cli.js is not Pi/],
@@ -197,7 +204,7 @@ describe("pi-quests lint, on a pack with plays", () => {
   it("counts the plays when they are valid, and reports a play's errors as the quests' are", async () => {
     expect(await runCli(["lint", FIXTURE])).toMatchObject({
       exitCode: 0,
-      stdout: "6 quest(s) and 9 play(s) valid",
+      stdout: "7 quest(s) and 11 play(s) valid",
     });
     const pack = join(makeWorkspace(), "pack");
     cpSync(FIXTURE, pack, { recursive: true });
@@ -210,8 +217,8 @@ describe("pi-quests lint, on a pack with plays", () => {
     const run = await runCli(["lint", pack]);
     expect(run.exitCode).toBe(3);
     expect(run.stderr.split("\n")).toEqual([
-      `${join(pack, "solutions/hello/fail-x.yaml")}:3:5: steps[0]: a step is exactly one of prompt, bash, command, confirm, shell (found prompt and bash); make each its own step`,
-      `${join(pack, "solutions/helo")}: names no quest of this pack; quests: hello, notes, confirm, never, unproven, session`,
+      `${join(pack, "solutions/hello/fail-x.yaml")}:3:5: steps[0]: a step is exactly one of prompt, steer, follow_up, abort, bash, command, confirm, shell (found prompt and bash); make each its own step`,
+      `${join(pack, "solutions/helo")}: names no quest of this pack; quests: hello, notes, confirm, never, unproven, session, steer`,
     ]);
   });
 });

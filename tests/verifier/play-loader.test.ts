@@ -55,6 +55,7 @@ describe("loadPlays", () => {
           {
             kind: "prompt",
             prompt: "Create hello.txt",
+            wait: "settled",
             model: [{ tool: "write", args: { path: "hello.txt", content: "hello\n" } }, { text: "Done." }],
           },
           { kind: "bash", bash: "git add -A" },
@@ -124,7 +125,7 @@ describe("loadPlays", () => {
     expect(await problems({ "first-file/pass.yaml": play })).toEqual([
       "solutions/first-file/pass.yaml:5:9: steps[0].model[0]: a tool reply needs args ({} for none)",
       "solutions/first-file/pass.yaml:7:9: steps[0].model[2]: a text reply ends the model's run: the replies after it would never be used",
-      "solutions/first-file/pass.yaml:8:5: steps[1]: a step is exactly one of prompt, bash, command, confirm, shell (found bash and shell); make each its own step",
+      "solutions/first-file/pass.yaml:8:5: steps[1]: a step is exactly one of prompt, steer, follow_up, abort, bash, command, confirm, shell (found bash and shell); make each its own step",
       "solutions/first-file/pass.yaml:10:14: steps[2].command: a command starts with /, e.g. /quest check",
       'solutions/first-file/pass.yaml:11:5: steps[3]: unknown field "promt" (did you mean prompt?)',
       'solutions/first-file/pass.yaml:12:24: steps[4].confirm.answer: must be boolean, not string "yes please"',
@@ -139,5 +140,48 @@ describe("loadPlays", () => {
         expect.stringMatching(/^solutions\/first-file\/pass\.yaml:1:1: steps/),
       ],
     );
+  });
+
+  it("reads a prompt left running, then a steer, a follow-up and an abort, each message with its replies", async () => {
+    const play = [
+      "version: 1",
+      "steps:",
+      "  - prompt: Run the tests",
+      "    wait: started",
+      "    model: [{ tool: bash, args: { command: sleep 1 } }]",
+      "  - steer: Use npm",
+      "    model: [{ text: Using npm. }]",
+      "  - follow_up: Then commit",
+      "  - abort: true",
+      "",
+    ].join("\n");
+    const loaded = await loadPlays(pack({ "first-file/pass.yaml": play }), QUESTS);
+    expect(loaded.ok && loaded.value[0]?.steps).toEqual([
+      {
+        kind: "prompt",
+        prompt: "Run the tests",
+        wait: "started",
+        model: [{ tool: "bash", args: { command: "sleep 1" } }],
+      },
+      { kind: "steer", steer: "Use npm", model: [{ text: "Using npm." }] },
+      { kind: "follow_up", follow_up: "Then commit", model: [] },
+      { kind: "abort" },
+    ]);
+  });
+
+  it("keeps wait with a prompt and replies with a message", async () => {
+    const play = [
+      "version: 1",
+      "steps:",
+      "  - bash: ls",
+      "    wait: started",
+      "  - abort: true",
+      "    model: []",
+      "",
+    ].join("\n");
+    expect(await problems({ "first-file/pass.yaml": play })).toEqual([
+      "solutions/first-file/pass.yaml:4:11: steps[0].wait: wait goes with prompt",
+      "solutions/first-file/pass.yaml:6:12: steps[1].model: model gives the replies to a message: it goes with prompt, steer or follow_up",
+    ]);
   });
 });

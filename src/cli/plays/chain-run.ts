@@ -84,7 +84,7 @@ export async function playRequirements(
 
 async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome> {
   const replies = join(setting.agentDir, `replies-${play.quest}-${play.name}.json`);
-  const runs: Reply[][] = play.steps.flatMap((step) => (step.kind === "prompt" ? [step.model] : []));
+  const runs = repliesOf(play);
   await mkdir(setting.agentDir, { recursive: true });
   await writeFile(replies, playRepliesJson(runs));
   const env = { ...setting.env, [PLAY_REPLIES_ENV]: replies };
@@ -186,3 +186,13 @@ async function outcomeOf(setting: ChainSetting, quest: string): Promise<PlayedOu
 const firstLine = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 const tail = (output: string) => output.trim().split("\n").slice(-3).join(" / ");
+
+/**
+ * The replies file's lists, one a message the model answers, in step order: a prompt's, a
+ * steer's and a follow-up's (Pi delivers steers before follow-ups: a play lists them that way).
+ */
+export function repliesOf(play: Pick<Play, "steps">): Reply[][] {
+  return play.steps.flatMap((step) =>
+    step.kind === "prompt" || step.kind === "steer" || step.kind === "follow_up" ? [step.model] : [],
+  );
+}

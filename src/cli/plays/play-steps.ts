@@ -34,16 +34,20 @@ export async function playSteps(
   timeouts: StepTimeouts,
 ): Promise<StepsOutcome> {
   const dialogs = dialogAnswerer(pi, steps);
+  const run = runningRun(pi);
   const ranOut: string[] = [];
   try {
     for (const [index, step] of steps.entries()) {
       dialogs.at(index);
-      const from = pi.lines.length;
-      const done = await playStep(pi, step, index, shell, timeouts, dialogs);
       const name = `step ${index + 1} (${describeStep(step)})`;
+      // Only a steer, a follow-up or an abort is sent while a run is going; the rest waits.
+      if (!DURING_A_RUN.has(step.kind)) await run.settled(timeouts.stepMs);
+      const from = pi.lines.length;
+      const done = await playStep(pi, step, index, shell, timeouts, dialogs, run);
       if (!done.ok) return { ok: false, reason: `${name}: ${done.reason}` };
-      if (step.kind === "prompt" && askedPastReplies(pi, from)) ranOut.push(name);
+      if ("model" in step && askedPastReplies(pi, from)) ranOut.push(name);
     }
+    await run.settled(timeouts.stepMs);
     return { ok: true, ranOut };
   } finally {
     // Past the last step, a dialog (the closing check's) is declined.
@@ -58,12 +62,20 @@ async function playStep(
   shell: ShellRunner,
   { stepMs, dialogMs }: StepTimeouts,
   dialogs: DialogAnswerer,
+  run: RunningRun,
 ): Promise<StepDone> {
   try {
     switch (step.kind) {
       case "prompt":
+        if (step.wait === "started") return await run.start(step.prompt, stepMs);
         await pi.prompt(step.prompt, { timeoutMs: stepMs });
         return { ok: true };
+      case "steer":
+        return await run.send({ type: "steer", message: step.steer }, stepMs);
+      case "follow_up":
+        return await run.send({ type: "follow_up", message: step.follow_up }, stepMs);
+      case "abort":
+        return await run.send({ type: "abort" }, stepMs);
       case "command":
         return await sendCommand(pi, step.command, stepMs);
       case "bash":
@@ -85,6 +97,46 @@ async function playStep(
   } catch (error) {
     return { ok: false, reason: (error as Error).message.split("\n")[0] ?? "failed" };
   }
+}
+
+/** The steps sent while a run started by a `wait: started` prompt is still going. */
+const DURING_A_RUN: ReadonlySet<PlayStep["kind"]> = new Set(["steer", "follow_up", "abort"]);
+
+type RunningRun = {
+  /** Sends a prompt and returns once its run has started (its first turn). */
+  start(prompt: string, timeoutMs: number): Promise<StepDone>;
+  /** Sends a steer, a follow-up or an abort to the running run. */
+  send(command: Record<string, unknown>, timeoutMs: number): Promise<StepDone>;
+  /** Waits until the run started last has settled (at once when none is going). */
+  settled(timeoutMs: number): Promise<void>;
+};
+
+/** The run a `wait: started` prompt left going, if any. */
+function runningRun(pi: PiRpcClient): RunningRun {
+  let startedAt: number | undefined;
+  return {
+    async start(prompt, timeoutMs) {
+      const from = pi.lines.length;
+      const response = await pi.request({ type: "prompt", message: prompt }, { timeoutMs });
+      if ((response.data as { disposition?: string } | undefined)?.disposition !== "started")
+        return { ok: false, reason: "the prompt did not start a run" };
+      startedAt = from;
+      await pi.waitFor((line) => line.type === "turn_start", from, timeoutMs);
+      return { ok: true };
+    },
+    async send(command, timeoutMs) {
+      if (startedAt === undefined)
+        return { ok: false, reason: "no run is going: a prompt with wait: started comes first" };
+      await pi.request(command, { timeoutMs });
+      return { ok: true };
+    },
+    async settled(timeoutMs) {
+      if (startedAt === undefined) return;
+      const from = startedAt;
+      startedAt = undefined;
+      await pi.waitFor((line) => line.type === "agent_settled", from, timeoutMs);
+    },
+  };
 }
 
 /** A slash command: as a prompt, or as the RPC command a built-in of Pi's stands for. */
@@ -186,6 +238,12 @@ export function describeStep(step: PlayStep): string {
       return `shell "${clip(step.shell)}"`;
     case "confirm":
       return `confirm ${step.answer ? "yes" : "no"}`;
+    case "steer":
+      return `steer "${clip(step.steer)}"`;
+    case "follow_up":
+      return `follow-up "${clip(step.follow_up)}"`;
+    case "abort":
+      return "abort";
     default:
       return unreachable(step);
   }
