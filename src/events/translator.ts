@@ -80,7 +80,6 @@ import type {
 import {
   agentEndEvent,
   contextLoadedEvent,
-  type InputDetails,
   inputEvent,
   labelEvent,
   type MessageContent,
@@ -97,6 +96,7 @@ import {
   turnEndEvent,
   userBashEvent,
 } from "./names.ts";
+import { createEntryCursor, createInputQueue, createModelOrder } from "./pending-state.ts";
 
 type AgentMessage = MessageEndEvent["message"];
 type BashExecutionMessage = Extract<AgentMessage, { role: "bashExecution" }>;
@@ -198,8 +198,6 @@ export type PiEventTranslator = {
   }): PiEvent;
 };
 
-type PendingInput = InputDetails & { rawText: string };
-
 /** Pi's own reasons for a tool call that did not run, none of them an extension's block. */
 const NOT_A_BLOCK = [
   /^Operation aborted$/,
@@ -215,40 +213,29 @@ export function createPiEventTranslator(): PiEventTranslator {
   // What `tool_execution_start` said, until the call's end.
   const executionArgs = new Map<string, Record<string, unknown>>();
   const guardBlocked = new Set<string>();
-  let pendingInputs: PendingInput[] = [];
+  const inputs = createInputQueue();
+  const models = createModelOrder();
+  const entries = createEntryCursor();
   let assistantTurns = 0;
-  let entriesSeen = 0;
-  let lastModel: ModelRead | undefined;
-  let heldThinking: PiEvent | undefined;
-
-  const takeInput = (text: string): PendingInput | undefined => {
-    if (pendingInputs.length === 0) return undefined;
-    // Typed as it reached the model, else (expanded, or changed by an earlier handler) the oldest.
-    const index = Math.max(
-      0,
-      pendingInputs.findIndex((pending) => pending.rawText === text),
-    );
-    return pendingInputs.splice(index, 1)[0];
-  };
 
   return {
-    sessionStart({ entries = [], model, ...session }) {
-      assistantTurns = entries.filter(
+    sessionStart({ entries: had = [], model, ...session }) {
+      assistantTurns = had.filter(
         (entry) =>
           entry.type === "message" &&
           (entry as { message?: { role?: string } }).message?.role === "assistant",
       ).length;
-      entriesSeen = entries.length;
-      lastModel = model;
+      entries.start(had.length);
+      models.start(model);
       return sessionStartEvent(session);
     },
     input({ text, source, streamingBehavior }) {
-      pendingInputs.push({ rawText: text, source, streamingBehavior });
+      inputs.push({ rawText: text, source, streamingBehavior });
     },
     messageEnd(message) {
       switch (message.role) {
         case "user": {
-          const pending = takeInput(messageText(message.content));
+          const pending = inputs.take(messageText(message.content));
           return inputEvent({ content: message.content, ...pending });
         }
         case "assistant":
@@ -298,8 +285,7 @@ export function createPiEventTranslator(): PiEventTranslator {
     },
     turnEnd: ({ turnIndex }) => turnEndEvent({ assistantTurns, turnIndex }),
     agentEnd({ aborted } = {}) {
-      // Inputs that never became a message (queues cleared, or handled by an extension).
-      pendingInputs = [];
+      inputs.clear();
       return agentEndEvent({ assistantTurns, aborted });
     },
     toolBlocked({ toolName, input, toolCallId }, reason) {
@@ -310,32 +296,17 @@ export function createPiEventTranslator(): PiEventTranslator {
       userBashEvent({ command, exitCode, excludeFromContext }),
     bashExecution: ({ command, exitCode, excludeFromContext }) =>
       userBashEvent({ command, exitCode, excludeFromContext }),
-    modelSelect({ provider, id, source }) {
-      lastModel = { provider, id };
-      const events = [modelSelectEvent({ provider, modelId: id, source })];
-      if (heldThinking) events.push(heldThinking);
-      heldThinking = undefined;
-      return events;
-    },
-    thinkingLevelSelect(level, currentModel) {
-      const event = thinkingLevelSelectEvent({ level });
-      const switching =
-        currentModel !== undefined &&
-        (currentModel.provider !== lastModel?.provider || currentModel.id !== lastModel?.id);
-      if (!switching) return event;
-      heldThinking = event;
-      return undefined;
-    },
+    modelSelect: ({ provider, id, source }) =>
+      models.modelSelected({ provider, id }, modelSelectEvent({ provider, modelId: id, source })),
+    thinkingLevelSelect: (level, currentModel) =>
+      models.thinkingSelected(thinkingLevelSelectEvent({ level }), currentModel),
     sessionCompact: ({ summary, reason }) => sessionCompactEvent({ summary, reason }),
     sessionTree: ({ summary }) => sessionTreeEvent({ summary }),
     sessionName: (name) => sessionNameEvent({ name }),
-    labels(entries) {
-      const fresh = entries.slice(entriesSeen);
-      entriesSeen = entries.length;
-      return fresh.flatMap((entry) =>
-        entry.type === "label" ? [labelEventOf(entry as LabelEntryRead)] : [],
-      );
-    },
+    labels: (now) =>
+      entries
+        .fresh(now)
+        .flatMap((entry) => (entry.type === "label" ? [labelEventOf(entry as LabelEntryRead)] : [])),
     label: labelEventOf,
     contextLoaded: ({ contextFiles, skills }) =>
       contextLoadedEvent({
