@@ -1,13 +1,14 @@
 /**
- * `pi-quests test` over the starter pack (quests/, seven plays), as a whole process, with
- * `--jobs 1` and `--jobs 2` alternated after a warm-up (Pi's transform cache and Node's compile
- * cache warm for both); and, in the same run, one bare `pi -p hi` with the scripted model that
- * plays use and without pi-quests: the per-run cost of a play against Pi alone. Runs alone too:
- * `node bench/plays.ts`.
+ * `pi-quests test` over a pack, by default the starter pack (fixtures/packs/starter, the copy of
+ * what quests/ held before the curriculum: seven plays, so the row stays comparable), as a whole
+ * process, with `--jobs 1` and `--jobs 2` alternated after a warm-up (Pi's transform cache and
+ * Node's compile cache warm for both); and, in the same run, one bare `pi -p hi` with the scripted
+ * model that plays use and without pi-quests: the per-run cost of a play against Pi alone. Runs
+ * alone too: `node bench/plays.ts [PACK]` (`node bench/plays.ts quests` for the built-in pack).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { execa } from "execa";
 import { planChains } from "../src/cli/plays/plan.ts";
@@ -19,9 +20,11 @@ import { ms } from "./measure.ts";
 const repo = resolve(import.meta.dirname, "..");
 const PI = join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
 const BIN = join(repo, "bin/pi-quests.js");
-const PACK = join(repo, "quests");
+const STARTER_PACK = join(repo, "fixtures/packs/starter");
 
 export type PlaysBench = {
+  /** The pack played, relative to the repository. */
+  pack: string;
   plays: number;
   /** Pi runs a whole test makes: each play's chain. */
   piRuns: number;
@@ -36,14 +39,14 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-export async function benchPlays(rounds = 3): Promise<PlaysBench> {
-  const quests = await loadQuests(PACK);
-  if (!quests.ok) throw new Error("the starter pack does not load");
+export async function benchPlays(rounds = 3, pack = STARTER_PACK): Promise<PlaysBench> {
+  const quests = await loadQuests(pack);
+  if (!quests.ok) throw new Error(`the pack ${pack} does not load`);
   const plays = await loadPlays(
-    PACK,
+    pack,
     quests.value.map((quest) => quest.id),
   );
-  if (!plays.ok) throw new Error("the starter pack's plays do not load");
+  if (!plays.ok) throw new Error(`the plays of ${pack} do not load`);
   const chains = planChains(quests.value, plays.value);
   const piRuns = chains.reduce(
     (runs, chain) => runs + (chain.kind === "runnable" ? chain.before.length + 1 : 0),
@@ -57,7 +60,7 @@ export async function benchPlays(rounds = 3): Promise<PlaysBench> {
   const test = (jobs: number) => async () => {
     const run = await execa(
       process.execPath,
-      [BIN, "test", PACK, "--reporter", "json", "--jobs", String(jobs)],
+      [BIN, "test", pack, "--reporter", "json", "--jobs", String(jobs)],
       {
         env,
         reject: false,
@@ -82,7 +85,14 @@ export async function benchPlays(rounds = 3): Promise<PlaysBench> {
   try {
     await test(2)();
     await bare();
-    const result: PlaysBench = { plays: plays.value.length, piRuns, jobs1: [], jobs2: [], bare: [] };
+    const result: PlaysBench = {
+      pack: relative(repo, pack),
+      plays: plays.value.length,
+      piRuns,
+      jobs1: [],
+      jobs2: [],
+      bare: [],
+    };
     for (let round = 0; round < rounds; round++) {
       result.jobs1.push(await timed(test(1)));
       result.jobs2.push(await timed(test(2)));
@@ -107,13 +117,14 @@ export function playsTable(bench: PlaysBench): string {
   return [
     "| run | median (ms) | runs | ratio |",
     "|---|---:|---:|---:|",
-    `| \`pi-quests test quests/ --jobs 1\` (${bench.plays} plays, ${bench.piRuns} Pi runs) | ${ms(jobs1)} | ${bench.jobs1.length} | 1.00 |`,
-    `| \`pi-quests test quests/ --jobs 2\` | ${ms(jobs2)} | ${bench.jobs2.length} | ${(jobs2 / jobs1).toFixed(2)} |`,
+    `| \`pi-quests test ${bench.pack}/ --jobs 1\` (${bench.plays} plays, ${bench.piRuns} Pi runs) | ${ms(jobs1)} | ${bench.jobs1.length} | 1.00 |`,
+    `| \`pi-quests test ${bench.pack}/ --jobs 2\` | ${ms(jobs2)} | ${bench.jobs2.length} | ${(jobs2 / jobs1).toFixed(2)} |`,
     `| one Pi run of a play (\`--jobs 1\` / Pi runs) | ${ms(perRun)} | | ${(perRun / bare).toFixed(2)} × bare \`pi -p\` |`,
     `| bare \`pi -p hi\`, the scripted model, no pi-quests (baseline) | ${ms(bare)} | ${bench.bare.length} | 1.00 |`,
   ].join("\n");
 }
 
 if (import.meta.main) {
-  process.stdout.write(`${playsTable(await benchPlays())}\n`);
+  const pack = process.argv[2];
+  process.stdout.write(`${playsTable(await benchPlays(3, pack ? resolve(pack) : undefined))}\n`);
 }

@@ -1,10 +1,10 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO, runCli } from "../support/cli.ts";
+import { REPO, runCli, STARTER_PACK } from "../support/cli.ts";
 import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
-const PACK = join(REPO, "quests");
+const PACK = STARTER_PACK;
 const TEMPLATE = join(PACK, "sandboxes/first-file");
 const WORKSHOP = join(REPO, "fixtures/packs/workshop");
 

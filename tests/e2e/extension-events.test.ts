@@ -9,7 +9,7 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import type { VerifierEvent } from "../../src/events/schema.ts";
-import { REPO } from "../support/cli.ts";
+import { REPO, STARTER_PACK } from "../support/cli.ts";
 import {
   closeAllPis,
   command,
@@ -44,7 +44,7 @@ async function recorded(agentDir: string, workspace: string): Promise<VerifierEv
 describe("event recording", () => {
   it("records user bash commands with their exit codes, and they run as usual", async () => {
     const workspace = makeWorkspace();
-    const learner = startPiRpc({ workspace });
+    const learner = startPiRpc({ workspace, pack: STARTER_PACK });
     await learner.settled();
     for (const [id, command] of [
       ["ok", "echo hi > from-bash.txt"],
@@ -117,7 +117,7 @@ describe("event recording", () => {
     const agentDir = makeWorkspace();
     const run = await execa(process.execPath, [PI, ...scriptedPiArgs(), "-p", "/quest list"], {
       cwd: workspace,
-      env: { PI_CODING_AGENT_DIR: agentDir, HOME: agentDir },
+      env: { PI_CODING_AGENT_DIR: agentDir, HOME: agentDir, PI_QUESTS_PACK: STARTER_PACK },
       reject: false,
       stdin: "ignore",
       timeout: 60_000,
@@ -156,7 +156,7 @@ describe("sessions", () => {
 describe("a sandbox quest in a folder with files in it", () => {
   it("touches nothing, and says how to get an empty folder", async () => {
     const workspace = makeWorkspace({ "notes.md": "my own notes\n" });
-    const learner = startPiRpc({ workspace, script: [{ text: "Hello!" }] });
+    const learner = startPiRpc({ workspace, pack: STARTER_PACK, script: [{ text: "Hello!" }] });
     await learner.settled();
     const from = learner.lines.length;
     await learner.prompt("Hi Pi");

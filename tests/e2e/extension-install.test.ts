@@ -13,6 +13,10 @@
  * then prove exactly that nothing in the folder changed, which it could not in a repository that
  * others edit meanwhile. The symlink makes npm activity visible too: an install into it would
  * touch the repository's node_modules/.package-lock.json.
+ *
+ * It tests the pack that ships (quests/, whatever it holds): what it expects on screen (the quest
+ * count, the first quest's title and checks, the first two list lines) is read from that pack
+ * with the loader, in `shippedPack` below, not written out.
  */
 import {
   cpSync,
@@ -28,6 +32,7 @@ import {
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadQuestPack } from "../../src/verifier/loader.ts";
 import { REPO } from "../support/cli.ts";
 import { closeAllPis, PI, scriptedPiArgs, startPiRpc } from "../support/pi-rpc.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
@@ -59,6 +64,17 @@ function snapshot(dir: string): string[] {
   return entries;
 }
 
+/** The built-in pack as the installed copy holds it: its size and its first two quests. */
+async function shippedPack(dir: string) {
+  const loaded = await loadQuestPack(join(dir, "quests"));
+  if (!loaded.ok) throw new Error(`the built-in pack does not load: ${JSON.stringify(loaded.diagnostics)}`);
+  const [first, second] = loaded.value;
+  if (!first || !second) throw new Error("the built-in pack has fewer than two quests");
+  return { count: loaded.value.length, first, second };
+}
+
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
 }
@@ -74,6 +90,8 @@ describe("pi install of the pi-quests package folder", () => {
     for (const entry of PACKAGE_FILES) cpSync(join(REPO, entry), join(pkg, entry), { recursive: true });
     symlinkSync(join(REPO, "node_modules"), join(pkg, "node_modules"), "dir");
     const before = snapshot(pkg);
+    const { count, first, second } = await shippedPack(pkg);
+    const labels = first.checks.map((check) => check.describe ?? check.id);
     const lockfileMtime = statSync(LOCKFILE).mtimeMs;
     const env = { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1" };
     const pi = (args: string[], extra: Record<string, string> = {}) =>
@@ -119,17 +137,16 @@ describe("pi install of the pi-quests package folder", () => {
     // The first evaluation loads the engine through Pi's loader, uncached here: wait for its
     // result rather than for a quiet moment, which a slow machine can have before it.
     await rpc.waitFor(
-      (line) => line.method === "setWidget" && String(line.widgetLines).includes("✗ You sent Pi a message"),
+      (line) => line.method === "setWidget" && String(line.widgetLines).includes(`✗ ${labels[0]}`),
     );
     await rpc.settled();
     expect(rpc.hud()).toEqual({
       widget: [
-        "Quest 1/3: Say hello to Pi",
-        expect.stringMatching(/^ {2}✗ You sent Pi a message: /),
-        expect.stringMatching(/^ {2}✗ Pi answered it: /),
+        `Quest 1/${count}: ${first.title}`,
+        ...labels.map((label) => expect.stringMatching(new RegExp(`^ {2}✗ ${literally(label)}: `))),
         "  /quest hint · /quest status · /quest list",
       ],
-      status: "quest 1/3",
+      status: `quest 1/${count}`,
     });
     expect(await rpc.close()).toBe(0);
     // Loaded without a warning (e.g. about host packages bundled as dependencies) or an error.
@@ -144,8 +161,8 @@ describe("pi install of the pi-quests package folder", () => {
     });
     expect(printed.exitCode).toBe(0);
     const output = `${printed.stdout}\n${printed.stderr}`;
-    expect(output).toContain("1. first-prompt: Say hello to Pi");
-    expect(output).toContain("2. first-file: Make your first file");
+    expect(output).toContain(`1. ${first.id}: ${first.title}`);
+    expect(output).toContain(`2. ${second.id}: ${second.title}`);
     expect(output).not.toContain("pi-quests is not loaded");
 
     // Loading and running the package changed nothing in it either, and npm did not run in it.

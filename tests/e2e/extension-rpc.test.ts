@@ -1,16 +1,17 @@
 /**
  * The extension inside the real `pi`, in RPC mode, offline, with a scripted model: what the
  * learner sees (every widget, status and notification Pi emitted) as scripted turns play the
- * starter pack, and what a model that only claims the work gets.
+ * starter pack (fixtures/packs/starter), and what a model that only claims the work gets.
  */
 import { readdirSync } from "node:fs";
 import { execaSync } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeAllPis, startPiRpc } from "../support/pi-rpc.ts";
+import { STARTER_PACK } from "../support/cli.ts";
+import { closeAllPis, type PiRpcOptions, startPiRpc } from "../support/pi-rpc.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const HELP_LINE = "  /quest hint · /quest status · /quest list";
-const pi = startPiRpc;
+const pi = (options: PiRpcOptions) => startPiRpc({ pack: STARTER_PACK, ...options });
 afterEach(closeAllPis);
 
 const head = (workspace: string) =>

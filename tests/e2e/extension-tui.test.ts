@@ -1,8 +1,9 @@
 /**
  * The HUD as a person sees it: the real `pi` in its interactive terminal UI, under tmux (a
- * server of its own, 120x40), offline with the scripted model and the pi-quests extension. The
- * test reads the screen with `capture-pane`, types with `send-keys`, and checks the widget above
- * the editor, the footer status, the completion notification and the theme's colors.
+ * server of its own, 120x40), offline with the scripted model and the pi-quests extension on the
+ * starter pack (fixtures/packs/starter). The test reads the screen with `capture-pane`, types with
+ * `send-keys`, and checks the widget above the editor, the footer status, the completion
+ * notification and the theme's colors.
  *
  * What Pi 1.6 shows before the editor, found with capture-pane: a header, the loaded extensions
  * and two warnings (fd and ripgrep not found, offline). No dialog needs a keystroke:
@@ -17,6 +18,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { STARTER_PACK } from "../support/cli.ts";
 import type { ScriptedTurn } from "../support/pi.ts";
 import { PI, scriptedPiArgs } from "../support/pi-rpc.ts";
 import {
@@ -104,6 +106,7 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       env: {
         PI_CODING_AGENT_DIR: agentDir,
         PI_QUESTS_SCRIPT: scriptFile,
+        PI_QUESTS_PACK: STARTER_PACK,
         GIT_CONFIG_NOSYSTEM: "1",
         GIT_AUTHOR_NAME: "Learner",
         GIT_AUTHOR_EMAIL: "learner@example.com",

@@ -4,7 +4,7 @@ import { hashDefinition, pinQuest, unpinQuest } from "../../src/extension/pinned
 import { loadQuestPack } from "../../src/verifier/loader.ts";
 import type { Quest } from "../../src/verifier/quest.ts";
 
-const PACK_DIR = join(import.meta.dirname, "../../quests");
+const PACK_DIR = join(import.meta.dirname, "../../fixtures/packs/starter");
 let pack: Quest[];
 
 beforeAll(async () => {

@@ -1,18 +1,19 @@
 /**
- * The starter pack in quests/, played in the real pi with a scripted model, each quest checked
- * from the session file Pi wrote, in a sandbox made the way `/quest start` makes it (the
- * template copied into a fresh git repository, the baseline committed).
+ * The starter pack (fixtures/packs/starter, the copy of what quests/ held before the curriculum),
+ * played in the real pi with a scripted model, each quest checked from the session file Pi wrote,
+ * in a sandbox made the way `/quest start` makes it (the template copied into a fresh git
+ * repository, the baseline committed).
  */
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { REPO, runCli } from "../support/cli.ts";
+import { runCli, STARTER_PACK } from "../support/cli.ts";
 import { runPi } from "../support/pi.ts";
 import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
 
-const PACK = join(REPO, "quests");
+const PACK = STARTER_PACK;
 
 async function check(quest: string, workspace: string, session?: string, baseline?: string) {
   const run = await runCli([

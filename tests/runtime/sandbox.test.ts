@@ -129,7 +129,7 @@ describe("an empty folder", () => {
   it("copies the starter pack's own template", async () => {
     const env = isolatedEnv();
     const workspace = makeWorkspace();
-    const from = join(import.meta.dirname, "../../quests/sandboxes/first-file");
+    const from = join(import.meta.dirname, "../../fixtures/packs/starter/sandboxes/first-file");
     const outcome = await prepareSandbox({ template: from, workspace, questId: "first-file", env });
     expect(outcome.ok).toBe(true);
     expect(readFileSync(join(workspace, "README.md"))).toEqual(readFileSync(join(from, "README.md")));

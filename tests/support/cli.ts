@@ -6,6 +6,11 @@ import { main } from "../../src/cli/main.ts";
 
 export const REPO = resolve(import.meta.dirname, "../..");
 export const BIN = join(REPO, "bin/pi-quests.js");
+/**
+ * A byte copy of the 3-quest starter pack that quests/ held before the curriculum: the tests that
+ * assert its ids, titles, sandbox and counts read this one, so quests/ can grow without them.
+ */
+export const STARTER_PACK = join(REPO, "fixtures/packs/starter");
 
 export type CliRun = { exitCode: number; stdout: string; stderr: string };
 

@@ -6,7 +6,7 @@ import { type PiRpc, type PiRpcOptions, startPiRpc as startPi } from "../../scri
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { makeWorkspace } from "./workspace.ts";
 
-export type { PiRpc, RpcLine, ScriptedTurn } from "../../scripts/pi-rpc.ts";
+export type { PiRpc, PiRpcOptions, RpcLine, ScriptedTurn } from "../../scripts/pi-rpc.ts";
 export { EXTENSION, PI, SCRIPTED_MODEL, scriptedPiArgs, TEST_CONTROLS } from "../../scripts/pi-rpc.ts";
 
 const started = new Set<PiRpc>();
