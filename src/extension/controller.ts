@@ -20,6 +20,7 @@ import { createQuestActivator, type QuestStart } from "./quest-activation.ts";
 import { questHelp, readQuestCommand } from "./quest-command.ts";
 import { createQuestEvaluation } from "./quest-evaluation.ts";
 import { questHudState } from "./quest-hud-state.ts";
+import { type QuestSummary, questSummaries } from "./quest-list.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
 import type { QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
@@ -56,8 +57,8 @@ export type QuestController = {
   /** Records a Pi event; a turn or run end schedules an evaluation. Returns at once. */
   record(event: PiEvent): void;
   command(args: string): Promise<void>;
-  /** The quest ids and titles, for argument completion. */
-  quests(): ReadonlyArray<{ id: string; title: string }>;
+  /** The quests and where the learner stands with each, for argument completion. */
+  quests(): readonly QuestSummary[];
   /** Resolves when no evaluation is running or scheduled. */
   idle(): Promise<void>;
   /** Cancels a running evaluation (killing its processes) and waits for pending writes. */
@@ -119,6 +120,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     ui,
     evaluation,
     activate: activator.activate,
+    skip: activator.skip,
     integrityText: () => alerts.statusText(),
     confirmationPrompt,
     formatResult: formatQuestResult,
@@ -130,7 +132,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       if (EVALUATION_TRIGGERS.has(event.name)) evaluation.turnEnd();
     },
     command: (args) => runQuestCommand(args, context),
-    quests: () => pack.map(({ id, title }) => ({ id, title })),
+    quests: () => questSummaries(session),
     idle: () => evaluation.idle(),
     async dispose() {
       disposed = true;
