@@ -13,6 +13,7 @@ import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { SandboxOutcome } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { confirmationPrompt } from "../verifier/checks/registry.ts";
+import { inLearnerPaths } from "../verifier/learner-paths.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
@@ -51,6 +52,8 @@ export type QuestControllerDeps = {
   alerts?: IntegrityAlerts;
   /** Which quest starts by itself (`PI_QUESTS_START`, quest-activation.ts); unset: today's rule. */
   start?: QuestStart;
+  /** The folder Pi runs in: `/quest status` shows the verifier's worktree paths as paths relative to it. */
+  workspace?: string;
 };
 
 export type QuestController = {
@@ -123,7 +126,8 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     skip: activator.skip,
     integrityText: () => alerts.statusText(),
     confirmationPrompt,
-    formatResult: formatQuestResult,
+    formatResult: (result, title) =>
+      formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),
     render,
   };
   return {

@@ -230,6 +230,7 @@ type StartOptions = {
   headCommit?: () => Promise<string | undefined>;
   pinDependencies?: QuestControllerDeps["pinDependencies"];
   start?: QuestControllerDeps["start"];
+  workspace?: string;
 };
 
 async function start(options: StartOptions = {}) {
@@ -257,6 +258,7 @@ async function start(options: StartOptions = {}) {
     now: () => NOW,
     debounceMs: 5,
     start: options.start,
+    ...(options.workspace ? { workspace: options.workspace } : {}),
   });
   opened.push(controller);
   /** Progress as saved in the file. */
@@ -1783,5 +1785,56 @@ describe("goals as Markdown", () => {
     expect(h.ui.lastMessage()).toEqual(['"Say hello" has no hints. Its goal:', goal]);
     await h.controller.command("start loose");
     expect(h.ui.lastMessage()).toEqual([{ title: "Quest started: Anything" }, "", { markdown: "Do loose." }]);
+  });
+});
+
+describe("/quest status in the learner's paths", () => {
+  it("shows the verifier's worktree paths in a check's summary and output as the workspace's own files", async () => {
+    const worktree = "/agent/quests/workspaces/0123456789abcdef/worktrees/".concat("f".repeat(32));
+    const failing: QuestResult = {
+      quest: "alpha",
+      status: "fail",
+      counts: { passed: 0, failed: 1, pending: 0 },
+      checks: [
+        {
+          id: "asked",
+          type: "command",
+          status: "fail",
+          describe: "You asked",
+          evidence: {
+            kind: "command",
+            summary: "exit code 1, expected = 0",
+            script: "alpha/asked",
+            cwd: "/work/project",
+            isolation: "worktree",
+            exitCode: 1,
+            output: `AssertionError: 1 == 2\n    at (${worktree}/test/add.test.js:4:3)\n`,
+            verification: {
+              runDir: "/agent/quests/workspaces/0123456789abcdef/runs/r1",
+              worktree,
+              repository: "/work/project",
+              baseline: BASELINE,
+              head: BASELINE,
+              patchSha256: "0".repeat(64),
+              patchBytes: 0,
+              restored: [],
+              manifestsMerged: [],
+              removedConfigs: [],
+              cleanup: { ok: true },
+            },
+          },
+        },
+      ],
+    };
+    const evaluators = scriptedEvaluators();
+    evaluators.respond("alpha", failing);
+    const h = await start({ evaluators, workspace: "/work/project" });
+    await h.controller.idle();
+    await h.controller.command("status");
+    const said = h.ui.lastSaid() ?? "";
+    expect(said).toContain("      |     at (test/add.test.js:4:3)");
+    expect(said).not.toContain("/worktrees/");
+    // What is kept is what the run printed.
+    expect(JSON.stringify((await h.progress()).lastResult)).toContain(`${worktree}/test/add.test.js`);
   });
 });
