@@ -11,6 +11,7 @@ import type { ExtensionContext, Theme, ThemeColor } from "@earendil-works/pi-cod
 import type { Component, MarkdownTheme } from "@earendil-works/pi-tui";
 import { type HudLine, type HudState, type HudTone, hudLines, hudStatus } from "./hud.ts";
 import {
+  joinSoftBreaks,
   type MessagePart,
   markdownBlocks,
   messageFrom,
@@ -121,8 +122,9 @@ type Piece = { component: Component | undefined; narrow: boolean };
 /**
  * A kept message as Pi's TUI draws it: the title bold in the accent color, plain lines as they
  * are, Markdown by pi-tui's renderer, its prose (paragraphs, lists, quotes) at most
- * `MESSAGE_COLUMNS` wide and its fenced code blocks at the terminal's width, so that code is not
- * broken at 60 columns. Undefined (nothing drawn) for an entry that is not a message.
+ * `MESSAGE_COLUMNS` wide with the author's line breaks inside a paragraph joined (so it wraps
+ * evenly), and its fenced code blocks at the terminal's width, so that code is not broken at 60
+ * columns. Undefined (nothing drawn) for an entry that is not a message.
  */
 export function questMessageComponent(
   data: unknown,
@@ -156,7 +158,10 @@ function piecesOf(
     return [{ component: make.text(theme.bold(theme.fg("accent", part.title))), narrow: false }];
   return markdownBlocks(part.markdown).flatMap((block, index): Piece[] => [
     ...(index > 0 ? [{ component: undefined, narrow: false }] : []),
-    { component: make.markdown(block.text, markdownTheme), narrow: !block.code },
+    {
+      component: make.markdown(block.code ? block.text : joinSoftBreaks(block.text), markdownTheme),
+      narrow: !block.code,
+    },
   ]);
 }
 

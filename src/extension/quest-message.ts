@@ -100,3 +100,42 @@ export function markdownBlocks(markdown: string): MarkdownBlock[] {
 /** Whether `line`, which starts with the fence `opening`, closes a block that `fence` opened. */
 const closes = (fence: string, opening: string, line: string) =>
   opening[0] === fence[0] && opening.length >= fence.length && line.trim() === opening;
+
+/** A line that starts a block of its own: a list item, a heading, a quote, a table row, a rule, a fence. */
+const STARTS_BLOCK = /^(?:[-*+][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|$)|>|\||`{3,}|~{3,}|[-*_=]{3,}[ \t]*$)/;
+/** A line after which the next one stays on its own: a heading, a table row, a hard break. */
+const ENDS_LINE = /^[ \t]*(?:#|\|)|(?: {2}|\\)$/;
+
+/**
+ * Markdown prose with its soft line breaks joined, so the renderer wraps each paragraph and list
+ * item to the width it has (Pi's renderer keeps a newline inside a paragraph as a line break, and
+ * a goal written at 95 columns would come out ragged at 60). A line joins the one before it when
+ * both have text and it starts no block of its own; hard breaks (two spaces or `\` at the end),
+ * headings, tables and fenced code are kept as written. Pure.
+ */
+export function joinSoftBreaks(markdown: string): string {
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of markdown.split("\n")) {
+    const opening = FENCE.exec(line.trimStart())?.[1];
+    const previous = out.at(-1);
+    if (fence !== undefined) {
+      if (opening !== undefined && closes(fence, opening, line.trimStart())) fence = undefined;
+      out.push(line);
+    } else if (opening !== undefined) {
+      fence = opening;
+      out.push(line);
+    } else if (
+      previous !== undefined &&
+      previous.trim() !== "" &&
+      line.trim() !== "" &&
+      !ENDS_LINE.test(previous) &&
+      !STARTS_BLOCK.test(line.trimStart())
+    ) {
+      out[out.length - 1] = `${previous.trimEnd()} ${line.trim()}`;
+    } else {
+      out.push(line);
+    }
+  }
+  return out.join("\n");
+}

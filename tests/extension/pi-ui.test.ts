@@ -199,6 +199,18 @@ describe("a kept message, drawn in the TUI", () => {
     expect(visibleWidth(code ?? "")).toBeGreaterThan(MESSAGE_COLUMNS);
   });
 
+  it("wraps a paragraph the author broke at 95 columns evenly at 60, not at the author's breaks", () => {
+    const goal =
+      "Type a message to Pi in the editor at the bottom and press Enter. Ask it anything: what it\ncan do, what the files in this folder are, or simply say hello. Pi answers, and may use tools\n(read a file, run a command) to do so.\n";
+    const lines = draw([{ markdown: goal }], 120).map((line) => line.trimEnd());
+    expect(lines).toEqual([
+      " Type a message to Pi in the editor at the bottom and press",
+      " Enter. Ask it anything: what it can do, what the files in",
+      " this folder are, or simply say hello. Pi answers, and may",
+      " use tools (read a file, run a command) to do so.",
+    ]);
+  });
+
   it("in a terminal narrower than 60, wraps to the terminal", () => {
     for (const line of draw([{ markdown: DEBRIEF }], 40)) expect(visibleWidth(line)).toBeLessThanOrEqual(40);
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { markdownBlocks, message, messageFrom, plainText } from "../../src/extension/quest-message.ts";
+import {
+  joinSoftBreaks,
+  markdownBlocks,
+  message,
+  messageFrom,
+  plainText,
+} from "../../src/extension/quest-message.ts";
 
 describe("a message's plain text", () => {
   it("is its parts on their own lines, Markdown as written without its trailing newline", () => {
@@ -57,5 +63,48 @@ describe("Markdown cut at its fenced code blocks", () => {
     const markdown = "- a step:\n\n  ```\n  code\n  ```\n- another\n";
     expect(markdownBlocks(markdown)).toEqual([{ code: false, text: markdown.trimEnd() }]);
     expect(markdownBlocks("\n\n")).toEqual([]);
+  });
+});
+
+describe("Markdown with its soft line breaks joined", () => {
+  it("joins the lines of a paragraph and of a list item; blank lines still part paragraphs", () => {
+    const markdown = [
+      "Type a message to Pi in the editor at the bottom and press Enter. Ask it anything: what it",
+      "can do, or simply say hello.",
+      "",
+      "- a step that is written",
+      "  over two lines",
+      "- another step",
+      "  1. a nested step",
+    ].join("\n");
+    expect(joinSoftBreaks(markdown).split("\n")).toEqual([
+      "Type a message to Pi in the editor at the bottom and press Enter. Ask it anything: what it can do, or simply say hello.",
+      "",
+      "- a step that is written over two lines",
+      "- another step",
+      "  1. a nested step",
+    ]);
+  });
+
+  it("keeps hard breaks, headings, quotes, tables, rules and code as written", () => {
+    const markdown = [
+      "# A heading",
+      "a line with a hard break  ",
+      "after it\\",
+      "and after that",
+      "> a quote",
+      "| a | b |",
+      "|---|---|",
+      "---",
+      "```bash",
+      "echo one",
+      "echo two",
+      "```",
+      "  ```",
+      "  indented code",
+      "  stays",
+      "  ```",
+    ].join("\n");
+    expect(joinSoftBreaks(markdown)).toBe(markdown);
   });
 });
