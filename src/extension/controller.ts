@@ -13,6 +13,7 @@ import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { SandboxOutcome } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { confirmationPrompt } from "../verifier/checks/registry.ts";
+import { inLearnerPaths } from "../verifier/learner-paths.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
@@ -20,6 +21,7 @@ import { createQuestActivator, type QuestStart } from "./quest-activation.ts";
 import { questHelp, readQuestCommand } from "./quest-command.ts";
 import { createQuestEvaluation } from "./quest-evaluation.ts";
 import { questHudState } from "./quest-hud-state.ts";
+import { type QuestSummary, questSummaries } from "./quest-list.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
 import type { QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
@@ -50,14 +52,16 @@ export type QuestControllerDeps = {
   alerts?: IntegrityAlerts;
   /** Which quest starts by itself (`PI_QUESTS_START`, quest-activation.ts); unset: today's rule. */
   start?: QuestStart;
+  /** The folder Pi runs in: `/quest status` shows the verifier's worktree paths as paths relative to it. */
+  workspace?: string;
 };
 
 export type QuestController = {
   /** Records a Pi event; a turn or run end schedules an evaluation. Returns at once. */
   record(event: PiEvent): void;
   command(args: string): Promise<void>;
-  /** The quest ids and titles, for argument completion. */
-  quests(): ReadonlyArray<{ id: string; title: string }>;
+  /** The quests and where the learner stands with each, for argument completion. */
+  quests(): readonly QuestSummary[];
   /** Resolves when no evaluation is running or scheduled. */
   idle(): Promise<void>;
   /** Cancels a running evaluation (killing its processes) and waits for pending writes. */
@@ -119,9 +123,11 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     ui,
     evaluation,
     activate: activator.activate,
+    skip: activator.skip,
     integrityText: () => alerts.statusText(),
     confirmationPrompt,
-    formatResult: formatQuestResult,
+    formatResult: (result, title) =>
+      formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),
     render,
   };
   return {
@@ -130,7 +136,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       if (EVALUATION_TRIGGERS.has(event.name)) evaluation.turnEnd();
     },
     command: (args) => runQuestCommand(args, context),
-    quests: () => pack.map(({ id, title }) => ({ id, title })),
+    quests: () => questSummaries(session),
     idle: () => evaluation.idle(),
     async dispose() {
       disposed = true;

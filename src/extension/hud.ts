@@ -21,8 +21,11 @@ export type HudState =
       /** A warning that pi-quests ignored altered records or blocked the agent (integrity-alerts.ts). */
       integrity?: string;
     }
-  /** No quest active: everything done, or the next one waits on something (`notice`). */
-  | { kind: "idle"; done: number; total: number; notice?: string; integrity?: string }
+  /**
+   * No quest active: everything done, the next one waits on something (`notice`), or none is left
+   * to start by itself (skipped quests, and what requires them; `PI_QUESTS_START=off`).
+   */
+  | { kind: "idle"; done: number; total: number; skipped?: number; notice?: string; integrity?: string }
   /** The pack could not be loaded, or progress could not be read. */
   | { kind: "broken"; notice: string };
 
@@ -52,9 +55,11 @@ function questLines(state: HudState): HudLine[] {
       ];
     }
     case "idle": {
-      if (state.notice)
-        return [{ tone: "notice", text: `Quests ${state.done}/${state.total} · ${state.notice}` }];
-      return [{ tone: "pass", text: `Quests ${state.done}/${state.total} done. Well played!` }];
+      const count = `Quests ${state.done}/${state.total}`;
+      if (state.notice) return [{ tone: "notice", text: `${count} · ${state.notice}` }];
+      if (state.done === state.total) return [{ tone: "pass", text: `${count} done. Well played!` }];
+      const skipped = state.skipped ? ` · ${state.skipped} skipped` : "";
+      return [{ tone: "notice", text: `${count} done${skipped} · /quest list` }];
     }
     case "broken":
       return [{ tone: "fail", text: `pi-quests: ${state.notice}` }];

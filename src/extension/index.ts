@@ -16,20 +16,29 @@ import type {
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { createLocalBashOperations } from "@earendil-works/pi-coding-agent";
-import { truncateToWidth } from "@earendil-works/pi-tui";
+import { Markdown, Text, truncateToWidth } from "@earendil-works/pi-tui";
 import { agentDirFrom } from "../core/paths.ts";
 import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
 import type { QuestController } from "./controller.ts";
-import { questUi } from "./pi-ui.ts";
+import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { questCompletions } from "./quest-command.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 
-const uiOf = (ctx: ExtensionContext): QuestUi => questUi(ctx, truncateToWidth);
+/** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
+const MESSAGE_COMPONENTS: MessageComponents = {
+  markdown: (text, theme) => new Markdown(text, 1, 0, theme),
+  text: (text) => new Text(text, 1, 0),
+};
 
 export default function piQuests(pi: ExtensionAPI): void {
-  const quests = createQuestHost();
+  const uiOf = (ctx: ExtensionContext): QuestUi =>
+    questUi(ctx, {
+      fitToWidth: truncateToWidth,
+      appendMessage: (message) => pi.appendEntry(QUEST_MESSAGE_ENTRY, message),
+    });
+  const quests = createQuestHost(uiOf);
   const translator = createPiEventTranslator();
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
@@ -113,8 +122,12 @@ export default function piQuests(pi: ExtensionAPI): void {
     return quests.running() ? recordExitCode(event, translator, record) : undefined;
   });
 
+  // Goals and debriefs, kept in the session for the TUI to draw as Markdown (never sent to the model).
+  pi.registerEntryRenderer(QUEST_MESSAGE_ENTRY, (entry, _options, theme) =>
+    questMessageComponent(entry.data, theme, MESSAGE_COMPONENTS),
+  );
   pi.registerCommand("quest", {
-    description: "Quests: list, start ID, check, hint, status, reset",
+    description: "Quests: list, start ID, check, hint, status, skip, debrief, reset",
     getArgumentCompletions: (prefix) => questCompletions(prefix, quests.controller()?.quests() ?? []),
     handler: async (args, ctx) => {
       record(translator.labels(ctx.sessionManager.getEntries()));
@@ -137,7 +150,7 @@ const DISCARD: EventSink = { record: () => {}, dispose: async () => {} };
  * pi-quests within one Pi session: opened at `session_start` without Pi waiting for it (events
  * meanwhile wait in `early`), closed at `session_shutdown`.
  */
-function createQuestHost() {
+function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi) {
   let controller: QuestController | undefined;
   let sink: EventSink | undefined;
   let opening: Promise<void> | undefined;
@@ -243,7 +256,7 @@ function blockGuardedCall(
   if (!decision.block) return undefined;
   record(translator.toolBlocked(event, decision.reason));
   // With a UI the controller tells the learner (HUD, notification); print mode says it on stderr.
-  if (!ctx.hasUI) uiOf(ctx).notify(`pi-quests blocked the agent's ${event.toolName} call.`, "warning");
+  if (!ctx.hasUI) process.stderr.write(`pi-quests blocked the agent's ${event.toolName} call.\n`);
   return { block: true, reason: decision.reason };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Quest transitions that reach outside the session's memory: activating a quest (its sandbox set
- * up, HEAD and node_modules pinned, `quest_activated` recorded) and completing one (recorded, and
- * the next available quest activated), each shown on the HUD and told to the learner.
+ * up, HEAD and node_modules pinned, `quest_activated` recorded), completing one (recorded, its
+ * debrief shown, and the next available quest activated) and skipping one (the next available
+ * quest activated), each shown on the HUD and told to the learner.
  */
 
 import type { EventLog } from "../events/log-writer.ts";
@@ -10,6 +11,7 @@ import type { SandboxOutcome } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { runsInTaskVerifier } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
+import { debriefOf, goalOf, type MessagePart, message, type QuestMessage } from "./quest-message.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
 
@@ -56,6 +58,12 @@ export type QuestActivator = {
   activate(quest: Quest, announce?: boolean): Promise<Activation>;
   /** Records the quest as done, then activates the next available one (unless `startNext` is false). */
   complete(done: ActiveQuestState): Promise<void>;
+  /**
+   * Marks `quest` skipped; when it was the active one, activates the next available one (unless
+   * `startNext` is false). Resolves to what to tell the learner. The caller stops a running
+   * evaluation of the skipped quest first.
+   */
+  skip(quest: Quest): Promise<QuestMessage>;
 };
 
 /** Whether the quest has a command check that runs in the isolated task verifier. */
@@ -66,8 +74,11 @@ export function questRunsInTaskVerifier(quest: Quest): boolean {
 export function createQuestActivator(options: QuestActivationOptions): QuestActivator {
   const { session, events, ui } = options;
 
-  const announcement = (quest: Quest) =>
-    `Quest ${session.positionOf(quest)}/${session.pack.length}: ${quest.title}\n${quest.goal.trim()}\n(/quest hint if you are stuck)`;
+  const announcement = (quest: Quest): MessagePart[] => [
+    { title: `Quest ${session.positionOf(quest)}/${session.pack.length}: ${quest.title}` },
+    goalOf(quest),
+    "(/quest hint if you are stuck)",
+  ];
 
   /** The sandbox a quest works in, set up unless the last one came from the same template. */
   const setUpSandbox = async (quest: Quest, template: string): Promise<Activation> => {
@@ -110,32 +121,62 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     session.makeActive({ record, quest });
     await session.save();
     options.render();
-    if (announce) ui.notify(announcement(quest), "info");
+    if (announce) ui.notify(message(...announcement(quest)), "info");
     options.evaluateActivated();
     return { ok: true };
+  };
+
+  /** What comes after a quest is done or skipped: the next one activated, or why none is. */
+  const goOn = async (): Promise<{ parts: MessagePart[]; problem?: string }> => {
+    const next = session.nextAvailable();
+    if (!next) {
+      await session.save();
+      const left = session.pack.filter((quest) => !session.isDone(quest.id)).length;
+      return {
+        parts: [
+          left === 0
+            ? "Every quest is done. Well played!"
+            : "No other quest can be started now: /quest list shows where you stand.",
+        ],
+      };
+    }
+    if (options.startNext === false) {
+      // Nothing starts by itself: the completed quest's last result stays the last one.
+      await session.save();
+      return { parts: [`Next: /quest start ${next.id}`] };
+    }
+    const started = await activate(next, false);
+    return started.ok ? { parts: ["", ...announcement(next)] } : { parts: [], problem: started.message };
   };
 
   const complete = async (done: ActiveQuestState) => {
     session.markCompleted(done);
     events.record({ name: QUEST_COMPLETED_EVENT, payload: { quest: done.quest.id } }, options.sessionId());
     // One notification: Pi's TUI shows only the last of several sent back to back.
-    const completed = `Quest complete: ${done.quest.title} ✓`;
-    const next = session.nextAvailable();
-    if (!next) {
-      await session.save();
-      ui.notify(`${completed}\nEvery quest is done. Well played!`, "info");
-      return;
-    }
-    if (options.startNext === false) {
-      // Nothing starts by itself: the completed quest's last result stays the last one.
-      await session.save();
-      ui.notify(`${completed}\nNext: /quest start ${next.id}`, "info");
-      return;
-    }
-    const started = await activate(next, false);
-    if (started.ok) ui.notify(`${completed}\n\n${announcement(next)}`, "info");
-    else ui.notify(`${completed}\n\n${started.message}`, "warning");
+    // The debrief of the definition played (pinned), else the pack's.
+    const debrief = debriefOf(done.quest.debrief ? done.quest : (session.byId(done.quest.id) ?? done.quest));
+    const { parts, problem } = await goOn();
+    // After a debrief, what comes next starts after a blank line.
+    const gap = debrief.length > 0 && parts.length > 0 && parts[0] !== "" ? [""] : [];
+    ui.notify(
+      message({ title: `Quest complete: ${done.quest.title} ✓` }, ...debrief, ...gap, ...parts),
+      "info",
+    );
+    if (problem) ui.notify(problem, "warning");
   };
 
-  return { activate, complete };
+  const skip = async (quest: Quest): Promise<QuestMessage> => {
+    const wasActive = session.active?.quest.id === quest.id;
+    session.markSkipped(quest);
+    const skipped = `Skipped: ${quest.title}. It is not done: what requires it stays locked; /quest start ${quest.id} takes it up again.`;
+    if (!wasActive) {
+      await session.save();
+      return message(skipped);
+    }
+    options.render();
+    const { parts, problem } = await goOn();
+    return message(skipped, ...parts, ...(problem ? ["", problem] : []));
+  };
+
+  return { activate, complete, skip };
 }

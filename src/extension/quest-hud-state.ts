@@ -31,7 +31,15 @@ export function questHudState(session: QuestSessionState, { evaluating, integrit
   const warning = integrity ? { integrity } : {};
   if (!active) {
     const done = pack.filter((quest) => session.isDone(quest.id)).length;
-    return { kind: "idle", done, total, ...(notice ? { notice } : {}), ...warning };
+    const skipped = pack.filter((quest) => session.isSkipped(quest.id)).length;
+    return {
+      kind: "idle",
+      done,
+      total,
+      ...(skipped > 0 ? { skipped } : {}),
+      ...(notice ? { notice } : {}),
+      ...warning,
+    };
   }
   const results = new Map(session.lastResultOf(active.quest.id)?.checks.map((c) => [c.id, c]));
   return {

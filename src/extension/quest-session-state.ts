@@ -27,6 +27,9 @@ export type QuestPins = {
 /** The active quest: its record in progress, its pinned definition, and its evaluator once built. */
 export type ActiveQuestState = { record: ActiveQuest; quest: Quest; evaluator?: Promise<QuestEvaluator> };
 
+/** Where the learner stands with a quest (`/quest list`, Tab completion). */
+export type Standing = "done" | "active" | "skipped" | "locked" | "available";
+
 /** What became of the quest progress had pinned, when the session opened. */
 export type Restored = { kind: "none" } | { kind: "restored" } | { kind: "unusable"; problem: string };
 
@@ -39,7 +42,13 @@ export type QuestSessionState = {
   save(): Promise<void>;
   byId(id: string): Quest | undefined;
   isDone(id: string): boolean;
+  /** Skipped and not started again since: not done, so what requires it stays locked. */
+  isSkipped(id: string): boolean;
+  /** The quests `quest` requires that are not done (a skipped one is not done). */
   missingRequirements(quest: Quest): string[];
+  /** Done, else active, else skipped, else locked (a requirement not done), else available. */
+  standingOf(quest: Quest): Standing;
+  /** The first quest in pack order that is neither done nor skipped and whose requirements are done. */
   nextAvailable(): Quest | undefined;
   /** 1-based, as the HUD and announcements number quests; 0 for a quest the pack no longer has. */
   positionOf(quest: Quest): number;
@@ -55,6 +64,8 @@ export type QuestSessionState = {
   /** None active, for the reason `notice` gives. */
   waitWith(notice: string): void;
   markCompleted(done: ActiveQuestState): void;
+  /** Skipped; the active quest when it is this one is dropped. Starting it again clears the mark. */
+  markSkipped(quest: Quest): void;
   publish(result: QuestResult): void;
   recordSandbox(template: string, baseline: string): void;
   recordConfirmation(questId: string, checkId: string, answer: boolean): void;
@@ -80,6 +91,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
   let notice: string | undefined;
 
   const isDone = (id: string) => progress.completed[id] !== undefined;
+  const isSkipped = (id: string) => progress.skipped?.[id] !== undefined;
   const missingRequirements = (quest: Quest) => quest.requires.filter((id) => !isDone(id));
 
   return {
@@ -96,8 +108,14 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
     save: () => store.save(progress),
     byId: (id) => pack.find((quest) => quest.id === id),
     isDone,
+    isSkipped,
     missingRequirements,
-    nextAvailable: () => pack.find((quest) => !isDone(quest.id) && missingRequirements(quest).length === 0),
+    standingOf: (quest) =>
+      standingOf(quest, { isDone, isSkipped, missingRequirements, active: active?.quest.id }),
+    nextAvailable: () =>
+      pack.find(
+        (quest) => !isDone(quest.id) && !isSkipped(quest.id) && missingRequirements(quest).length === 0,
+      ),
     positionOf: (quest) => pack.findIndex((candidate) => candidate.id === quest.id) + 1,
     lastResultOf(questId) {
       const result = progress.lastResult as QuestResult | undefined;
@@ -124,6 +142,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       hintsShown: 0,
     }),
     makeActive(current) {
+      unskip(progress, current.quest.id);
       active = current;
       notice = undefined;
       progress.active = current.record;
@@ -138,8 +157,16 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
         at: now().toISOString(),
         definitionHash: done.record.definitionHash,
       };
+      unskip(progress, done.quest.id);
       active = undefined;
       progress.active = undefined;
+    },
+    markSkipped(quest) {
+      progress.skipped = { ...progress.skipped, [quest.id]: { at: now().toISOString() } };
+      if (active?.quest.id !== quest.id) return;
+      active = undefined;
+      progress.active = undefined;
+      progress.lastResult = undefined;
     },
     publish(result) {
       progress.lastResult = result;
@@ -176,6 +203,24 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       notice = undefined;
     },
   };
+}
+
+/** Done, else active, else skipped, else locked, else available. */
+function standingOf(
+  quest: Quest,
+  is: Pick<QuestSessionState, "isDone" | "isSkipped" | "missingRequirements"> & { active?: string },
+): Standing {
+  if (is.isDone(quest.id)) return "done";
+  if (is.active === quest.id) return "active";
+  if (is.isSkipped(quest.id)) return "skipped";
+  return is.missingRequirements(quest).length > 0 ? "locked" : "available";
+}
+
+/** Takes `id` off the skipped quests (it was started again, or completed). */
+function unskip(progress: Progress, id: string): void {
+  if (progress.skipped?.[id] === undefined) return;
+  const { [id]: _dropped, ...rest } = progress.skipped;
+  progress.skipped = rest;
 }
 
 function pinsOf(progress: Progress, current: ActiveQuestState): QuestPins {

@@ -8,10 +8,12 @@ import type { Quest } from "../verifier/quest.ts";
 import type { QuestResult } from "../verifier/results.ts";
 import type { Activation } from "./quest-activation.ts";
 import type { QuestEvaluation } from "./quest-evaluation.ts";
+import { type QuestSummary, questListText, standingText } from "./quest-list.ts";
+import { debriefOf, goalOf, message, type QuestMessage } from "./quest-message.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
 
-export type QuestSummary = { id: string; title: string };
+export type { QuestSummary } from "./quest-list.ts";
 export type Completion = { value: string; label: string; description?: string };
 
 /** What a subcommand's words after its name ask for (`/quest start ID` gives `{ questId }`). */
@@ -23,6 +25,8 @@ export type QuestCommandContext = {
   ui: Pick<QuestUi, "say" | "confirm">;
   evaluation: Pick<QuestEvaluation, "manualCheck" | "idle" | "restart">;
   activate(quest: Quest, announce?: boolean): Promise<Activation>;
+  /** Marks the quest skipped and, when it was the active one, starts the next (quest-activation.ts). */
+  skip(quest: Quest): Promise<QuestMessage>;
   /** What `/quest status` adds about altered records and blocked tool calls (empty: nothing). */
   integrityText(): string;
   /**
@@ -72,36 +76,45 @@ const noArguments = (): NoArguments => ({});
 const noActiveQuest = ({ notice }: QuestSessionState) =>
   notice ? `No active quest: ${notice}.` : "No active quest. See /quest list, then /quest start ID.";
 
-/** Where the learner stands with a quest, as `/quest list` says it. */
-function standing(session: QuestSessionState, quest: Quest): string {
-  if (session.isDone(quest.id)) return "✓ done";
-  if (session.active?.quest.id === quest.id) return "▶ active";
-  const missing = session.missingRequirements(quest);
-  return missing.length > 0 ? `locked: needs ${missing.join(", ")}` : "○ available";
-}
-
 const list = subcommand({
   name: "list",
-  help: "all quests and where you stand",
+  help: "all quests by chapter, where you stand, and the minutes left",
   parse: noArguments,
   run({ session, ui }) {
-    const lines = session.pack.map(
-      (quest, index) => `${index + 1}. ${quest.id}: ${quest.title} (${standing(session, quest)})`,
-    );
-    ui.say(["Quests:", ...lines, "Start one with /quest start ID."].join("\n"));
+    ui.say(questListText(session));
   },
 });
+
+/** A quest on Tab: its title and minutes, after where it stands unless it is simply available. */
+function completion(quest: QuestSummary): Completion {
+  const standing = quest.standing === "available" ? [] : [standingText(quest)];
+  const minutes = quest.minutes !== undefined ? [`${quest.minutes} min`] : [];
+  return {
+    value: quest.id,
+    label: quest.id,
+    description: [...standing, quest.title, ...minutes].join(" · "),
+  };
+}
+
+const startsWith = (typed: string) => (quest: QuestSummary) => quest.id.startsWith(typed);
+
+/** The ids `/quest start` lists when it is not told which. */
+const questIds = (session: QuestSessionState) => session.pack.map((quest) => quest.id).join(", ");
 
 const start = subcommand({
   name: "start",
   help: "start a quest: /quest start ID",
-  complete: (typed, quests) =>
-    quests
-      .filter((quest) => quest.id.startsWith(typed))
-      .map((quest) => ({ value: quest.id, label: quest.id, description: quest.title })),
+  // What can be started first; locked quests last, saying what they need.
+  complete: (typed, quests) => {
+    const matching = quests.filter(startsWith(typed));
+    return [
+      ...matching.filter((quest) => quest.standing !== "locked"),
+      ...matching.filter((quest) => quest.standing === "locked"),
+    ].map(completion);
+  },
   parse: ([questId]) => ({ questId }),
   async run({ session, ui, evaluation, activate }, { questId }) {
-    const ids = session.pack.map((quest) => quest.id).join(", ");
+    const ids = questIds(session);
     if (!questId) return ui.say(`Which quest? /quest start ID, one of: ${ids}`);
     const quest = session.byId(questId);
     if (!quest) return ui.say(`No quest "${questId}". The quests are: ${ids}`);
@@ -116,7 +129,7 @@ const start = subcommand({
     }
     const started = await activate(quest, false);
     if (!started.ok) return ui.say(started.message);
-    ui.say(`Quest started: ${quest.title}\n\n${quest.goal.trim()}`);
+    ui.say(message({ title: `Quest started: ${quest.title}` }, "", goalOf(quest)));
     return evaluation.idle();
   },
 });
@@ -164,7 +177,7 @@ const hint = subcommand({
     if (!session.active) return ui.say(noActiveQuest(session));
     const { quest, record } = session.active;
     if (quest.hints.length === 0)
-      return ui.say(`"${quest.title}" has no hints. Its goal:\n${quest.goal.trim()}`);
+      return ui.say(message(`"${quest.title}" has no hints. Its goal:`, goalOf(quest)));
     const index = Math.min(record.hintsShown, quest.hints.length - 1);
     const last = index === quest.hints.length - 1 ? " (the last one)" : "";
     ui.say(`Hint ${index + 1}/${quest.hints.length}${last}: ${quest.hints[index]}`);
@@ -184,8 +197,8 @@ const status = subcommand({
     }
     const { quest } = session.active;
     const result = session.lastResultOf(quest.id);
-    const report = result ? formatResult(result, quest.title) : `${quest.title}: not checked yet\n`;
-    ui.say(`${report}\nGoal: ${quest.goal.trim()}${integrity ? `\n\n${integrity}` : ""}`);
+    const report = result ? formatResult(result, quest.title) : `${quest.title}: not checked yet`;
+    ui.say(message(report.trimEnd(), "", "Goal:", goalOf(quest), ...(integrity ? ["", integrity] : [])));
   },
 });
 
@@ -197,6 +210,7 @@ const reset = subcommand({
     const ok = await ui.confirm(
       "Reset quest progress?",
       "Every quest in this folder starts over. Your files are kept.",
+      { defaultAnswer: false },
     );
     if (ok !== true) {
       return ui.say(ok === undefined ? "Reset needs Pi's interactive UI to confirm." : "Reset cancelled.");
@@ -214,5 +228,66 @@ const reset = subcommand({
   },
 });
 
+const skip = subcommand({
+  name: "skip",
+  help: "skip the active quest (or ID); it is not done, and the next one starts",
+  complete: (typed, quests) =>
+    [
+      ...quests.filter((quest) => quest.standing === "active"),
+      ...quests.filter((quest) => quest.standing === "available" || quest.standing === "locked"),
+    ]
+      .filter(startsWith(typed))
+      .map(completion),
+  parse: ([questId]) => ({ questId }),
+  async run({ session, ui, evaluation, skip: skipQuest }, { questId }) {
+    const quest = questId === undefined ? session.active?.quest : session.byId(questId);
+    if (questId !== undefined && !quest)
+      return ui.say(`No quest "${questId}". The quests are: ${questIds(session)}`);
+    if (!quest) return ui.say("No active quest to skip. /quest skip ID skips another one (see /quest list).");
+    if (session.isDone(quest.id))
+      return ui.say(`"${quest.title}" is done already: there is nothing to skip.`);
+    if (session.isSkipped(quest.id)) {
+      return ui.say(`"${quest.title}" is skipped already (/quest start ${quest.id} takes it up again).`);
+    }
+    // A check of the quest being skipped is stopped: its result would complete a skipped quest.
+    if (session.active?.quest.id === quest.id) await evaluation.restart();
+    ui.say(await skipQuest(quest));
+    return evaluation.idle();
+  },
+});
+
+/** The done quest completed last (the later in the pack of two done at once), if any. */
+function lastDone(session: QuestSessionState): Quest | undefined {
+  let last: { quest: Quest; at: string } | undefined;
+  for (const quest of session.pack) {
+    const at = session.progress.completed[quest.id]?.at;
+    if (at !== undefined && (last === undefined || at >= last.at)) last = { quest, at };
+  }
+  return last?.quest;
+}
+
+const debrief = subcommand({
+  name: "debrief",
+  help: "what a done quest was about: /quest debrief [ID], the last one done by default",
+  complete: (typed, quests) =>
+    quests
+      .filter((quest) => quest.standing === "done" && quest.debrief)
+      .filter(startsWith(typed))
+      .map(completion),
+  parse: ([questId]) => ({ questId }),
+  run({ session, ui }, { questId }) {
+    const quest = questId === undefined ? lastDone(session) : session.byId(questId);
+    if (questId !== undefined && !quest)
+      return ui.say(`No quest "${questId}". The quests are: ${questIds(session)}`);
+    if (!quest) return ui.say("No quest is done yet: a quest's debrief comes when you complete it.");
+    if (!session.isDone(quest.id)) {
+      return ui.say(`"${quest.title}" is not done yet: its debrief comes when you complete it.`);
+    }
+    const parts = debriefOf(quest);
+    if (parts.length === 0) return ui.say(`"${quest.title}" has no debrief.`);
+    return ui.say(message({ title: `Debrief: ${quest.title}` }, ...parts));
+  },
+});
+
 /** In the order `/quest help` and Tab list them. */
-export const QUEST_SUBCOMMANDS = [list, start, check, hint, status, reset] as const;
+export const QUEST_SUBCOMMANDS = [list, start, check, hint, status, skip, debrief, reset] as const;

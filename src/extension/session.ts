@@ -78,6 +78,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
     start: questStartOf(env.PI_QUESTS_START),
+    workspace,
     async createEvaluator(quest, pins, confirmed) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

@@ -1,7 +1,7 @@
 /**
- * A learner's progress in one workspace: the active quest (pinned), the completed ones, confirm
- * answers, the last result. One JSON file in the workspace's data folder, written atomically and
- * sealed (src/core/seal.ts). A file that cannot be read back, or that pi-quests did not write as
+ * A learner's progress in one workspace: the active quest (pinned), the completed ones, the
+ * skipped ones, confirm answers, the last result. One JSON file in the workspace's data folder,
+ * written atomically and sealed (src/core/seal.ts). A file that cannot be read back, or that pi-quests did not write as
  * it is, is moved aside (never deleted) and progress starts over. It is read once, when a
  * session opens: during a session the controller's own progress is the truth.
  */
@@ -72,6 +72,11 @@ const ProgressSchema = z.strictObject({
   version: z.literal(1),
   active: ActiveQuestSchema.optional(),
   completed: z.record(z.string(), z.strictObject({ at: z.string(), definitionHash: z.string() })).default({}),
+  /**
+   * Quests the learner skipped (`/quest skip`): not done, so what requires them stays locked.
+   * Absent in files written before skipping existed, and until a quest is skipped.
+   */
+  skipped: z.record(z.string(), z.strictObject({ at: z.string() })).optional(),
   /** Confirm answers per quest and check id. */
   confirmations: z.record(z.string(), z.record(z.string(), ConfirmationSchema)).default({}),
   /** The last published result of the active quest (its checks and evidence). */

@@ -48,6 +48,8 @@ export async function startRunRecord(
   }
   const verification: IsolationEvidence = {
     runDir,
+    worktree,
+    repository: repositoryRoot,
     baseline,
     head: candidate.head,
     patchSha256: candidate.sha256,
@@ -73,7 +75,6 @@ export async function startRunRecord(
 function writeProvenance(record: RunRecord): Promise<void> {
   return writeJson(join(record.runDir, "provenance.json"), {
     ...record.verification,
-    worktree: record.worktree,
     untracked: record.untracked,
   });
 }

@@ -69,10 +69,10 @@ describe("/quest commands", () => {
 
     expect(await command(learner, "/quest list")).toEqual([
       [
-        "Quests:",
+        "Quests: 0/2 done",
         "1. reflect: Read before you run (▶ active)",
         "2. greet: Make the test pass (locked: needs reflect)",
-        "Start one with /quest start ID.",
+        "Start one with /quest start ID; /quest skip skips the active one.",
       ].join("\n"),
     ]);
     expect(await command(learner, "/quest hint")).toEqual([
@@ -87,7 +87,7 @@ describe("/quest commands", () => {
 
     const [unknown = ""] = await command(learner, "/quest bogus");
     expect(unknown).toContain('Unknown /quest command "bogus"');
-    for (const sub of ["list", "start", "check", "hint", "status", "reset"])
+    for (const sub of ["list", "start", "check", "hint", "status", "skip", "debrief", "reset"])
       expect(unknown).toContain(`/quest ${sub}`);
     expect(await command(learner, "/quest start nope")).toEqual([
       'No quest "nope". The quests are: reflect, greet',
@@ -143,7 +143,7 @@ describe("/quest commands", () => {
     expect(status).toContain("greet: Make the test pass");
     expect(status).toContain("[FAIL] test-passes (bash test.sh passes): exit code 1, expected = 0");
     expect(status).toContain("| test.sh: greeting.txt does not say hello");
-    expect(status).toContain("Goal: Ask Pi to make `bash test.sh` pass by creating greeting.txt.");
+    expect(status).toContain("Goal:\nAsk Pi to make `bash test.sh` pass by creating greeting.txt.");
   });
 
   it("reset asks first: no changes nothing, yes starts over and keeps the files", async () => {
@@ -331,5 +331,87 @@ describe("shutting pi down", () => {
     expect(await learner.close()).toBe(0);
     expect(processesMentioning(marker)).toEqual([]);
     expect(learner.hud().widget?.[1]).not.toMatch(/✓/);
+  });
+});
+
+describe("/quest list, skip and debrief in a pack of chapters (fixtures/packs/chapters)", () => {
+  const CHAPTERS = join(REPO, "fixtures/packs/chapters");
+  const DEBRIEF = "You talked to Pi. Every message starts a *run*: Pi reads it, may call tools, and answers.";
+
+  it("lists by chapter with minutes left, shows the debrief on completion and later, skips a quest and keeps what needs it locked", async () => {
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({ workspace, pack: CHAPTERS, script: [{ text: "Hello!" }] });
+    await learner.settled();
+
+    // The first quest completes; its debrief comes with the completion, before the next goal.
+    const from = learner.lines.length;
+    await learner.prompt("Hello Pi");
+    await learner.settled();
+    expect(learner.notifications(from)).toContainEqual(
+      [
+        "Quest complete: Say hello ✓",
+        "",
+        DEBRIEF,
+        "",
+        "Quest 2/4: Steer a run",
+        "While Pi works, type a message and press Enter to steer it.",
+        "(/quest hint if you are stuck)",
+      ].join("\n"),
+    );
+
+    expect(await command(learner, "/quest list")).toEqual([
+      [
+        "Quests: 1/4 done · 12 min left",
+        "Talk to Pi · 1/2 done · 3 min left",
+        "  1. hello: Say hello (✓ done · 2 min)",
+        "  2. steer: Steer a run (▶ active · 3 min)",
+        "Save your work · 0/2 done · 9 min left",
+        "  3. name: Name the session (locked: needs steer · 5 min)",
+        "  4. notes: Take notes (○ available · 4 min)",
+        "Start one with /quest start ID; /quest skip skips the active one.",
+      ].join("\n"),
+    ]);
+
+    // Skipped: not done; the next available quest starts, the one that needs it stays locked.
+    expect(await command(learner, "/quest skip")).toEqual([
+      [
+        "Skipped: Steer a run. It is not done: what requires it stays locked; /quest start steer takes it up again.",
+        "",
+        "Quest 4/4: Take notes",
+        "Ask Pi to write `notes.md` with what you learned.",
+        "(/quest hint if you are stuck)",
+      ].join("\n"),
+    ]);
+    await learner.settled();
+    expect(learner.hud().widget?.[0]).toBe("Quest 4/4: Take notes");
+    expect((await command(learner, "/quest list"))[0]?.split("\n").slice(3, 6)).toEqual([
+      "  2. steer: Steer a run (↷ skipped · 3 min)",
+      "Save your work · 0/2 done · 9 min left",
+      "  3. name: Name the session (locked: needs steer · 5 min)",
+    ]);
+    expect(await command(learner, "/quest start name")).toEqual([
+      '"Name the session" needs steer first (/quest start steer).',
+    ]);
+    expect(progressOf(learner.agentDir, workspace)).toMatchObject({
+      completed: { hello: expect.any(Object) },
+      skipped: { steer: { at: expect.any(String) } },
+      active: { questId: "notes" },
+    });
+
+    // The debrief again, later: the last quest done by default, or by id.
+    expect(await command(learner, "/quest debrief")).toEqual([`Debrief: Say hello\n\n${DEBRIEF}`]);
+    expect(await command(learner, "/quest debrief hello")).toEqual([`Debrief: Say hello\n\n${DEBRIEF}`]);
+    expect(await command(learner, "/quest debrief steer")).toEqual([
+      '"Steer a run" is not done yet: its debrief comes when you complete it.',
+    ]);
+
+    // A skipped quest starts again with /quest start, and is no longer skipped.
+    const [started = ""] = await command(learner, "/quest start steer");
+    expect(started).toMatch(/^Quest started: Steer a run\n\nWhile Pi works/);
+    await learner.settled();
+    expect(progressOf(learner.agentDir, workspace)).toMatchObject({
+      skipped: {},
+      active: { questId: "steer" },
+    });
   });
 });

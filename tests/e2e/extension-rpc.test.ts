@@ -64,6 +64,10 @@ describe("the starter pack, played in the real pi over RPC", () => {
       [
         "Quest complete: Say hello to Pi ✓",
         "",
+        // The debrief, as its Markdown reads.
+        "You talked to Pi. Every message starts a run: Pi reads what you wrote, may call tools",
+        "(read a file, run a command), and answers. What you ask, and how clearly, decides what it does.",
+        "",
         "Quest 2/3: Make your first file",
         "Ask Pi to create a file named `hello.txt` that greets the world. Pi writes files with its",
         "`write` tool; you will see the tool call and its result in the conversation.",
@@ -119,7 +123,14 @@ describe("the starter pack, played in the real pi over RPC", () => {
       HELP_LINE,
     ]);
     expect(learner.notifications(from)).toContainEqual(
-      "Quest complete: Commit it ✓\nEvery quest is done. Well played!",
+      [
+        "Quest complete: Commit it ✓",
+        "",
+        "Pi ran git with its `bash` tool, and you read the command before it ran. Reviewing what an",
+        "agent runs, as you would a colleague's change, is the habit that keeps you in charge.",
+        "",
+        "Every quest is done. Well played!",
+      ].join("\n"),
     );
     expect(learner.hud()).toEqual({ widget: ["Quests 3/3 done. Well played!"], status: "quests 3/3 ✓" });
     expect(await learner.close()).toBe(0);

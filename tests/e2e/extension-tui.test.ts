@@ -3,7 +3,7 @@
  * server of its own, 120x40), offline with the scripted model and the pi-quests extension on the
  * starter pack (fixtures/packs/starter). The test reads the screen with `capture-pane`, types with
  * `send-keys`, and checks the widget above the editor, the footer status, the completion
- * notification and the theme's colors.
+ * notification with the debrief and the next goal drawn as Markdown, and the theme's colors.
  *
  * What Pi 1.6 shows before the editor, found with capture-pane: a header, the loaded extensions
  * and two warnings (fd and ripgrep not found, offline). No dialog needs a keystroke:
@@ -176,6 +176,14 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       expect(second.statusRow).toBeGreaterThan(second.editorBottom);
       // The notification is in the conversation, above the widget.
       expect(row(after, "Quest complete: Say hello to Pi ✓")).toBeLessThan(second.titleRow);
+      // With it, the debrief and the next goal, drawn as Markdown: `hello.txt` without its
+      // backticks, each paragraph wrapped evenly within 60 columns though the terminal has 120.
+      const told = lines(after).slice(row(after, "Quest complete: Say hello to Pi ✓"), second.titleRow);
+      expect(told.join("\n")).toContain("You talked to Pi. Every message starts a run");
+      expect(told.join("\n")).toContain("Ask Pi to create a file named hello.txt that greets the");
+      expect(told.join("\n")).not.toContain("`");
+      expect(Math.max(...told.map((line) => line.trimEnd().length))).toBeLessThanOrEqual(60);
+      expect(told.filter((line) => line.trim() !== "").length).toBeGreaterThan(6);
 
       // 3. Pi writes hello.txt, but not a greeting: two checks pass, one fails. Read with the
       // escape sequences, so the colors checked below are those of this very frame.

@@ -230,6 +230,7 @@ type StartOptions = {
   headCommit?: () => Promise<string | undefined>;
   pinDependencies?: QuestControllerDeps["pinDependencies"];
   start?: QuestControllerDeps["start"];
+  workspace?: string;
 };
 
 async function start(options: StartOptions = {}) {
@@ -257,6 +258,7 @@ async function start(options: StartOptions = {}) {
     now: () => NOW,
     debounceMs: 5,
     start: options.start,
+    ...(options.workspace ? { workspace: options.workspace } : {}),
   });
   opened.push(controller);
   /** Progress as saved in the file. */
@@ -573,11 +575,11 @@ describe("/quest list", () => {
     await h.controller.command("list");
     expect(h.ui.lastSaid()).toBe(
       [
-        "Quests:",
+        "Quests: 0/3 done",
         "1. alpha: Alpha (▶ active)",
         "2. beta: Beta (locked: needs alpha)",
         "3. solo: Solo (○ available)",
-        "Start one with /quest start ID.",
+        "Start one with /quest start ID; /quest skip skips the active one.",
       ].join("\n"),
     );
   });
@@ -784,7 +786,7 @@ describe("/quest status", () => {
     });
     await h.controller.idle();
     await h.controller.command("status");
-    expect(h.ui.lastSaid()).toBe("Alpha: not checked yet\n\nGoal: Say hello to Pi.");
+    expect(h.ui.lastSaid()).toBe("Alpha: not checked yet\n\nGoal:\nSay hello to Pi.");
   });
 
   it("reports the last result with its evidence, including a failing command's last output lines", async () => {
@@ -823,7 +825,7 @@ describe("/quest status", () => {
     await h.controller.idle();
     await h.controller.command("status");
     const said = h.ui.lastSaid() ?? "";
-    expect(said).toBe(`${formatQuestResult(failing, "Alpha")}\nGoal: Say hello to Pi.`);
+    expect(said).toBe(`${formatQuestResult(failing, "Alpha")}\nGoal:\nSay hello to Pi.`);
     expect(said.split("\n")).toEqual([
       "alpha: Alpha",
       "  [pass] asked (You asked): matching input event at seq 1",
@@ -833,7 +835,8 @@ describe("/quest status", () => {
       "      | AssertionError: expected 2 to be 3",
       "FAIL: 1 passed, 1 failed, 0 pending",
       "",
-      "Goal: Say hello to Pi.",
+      "Goal:",
+      "Say hello to Pi.",
     ]);
   });
 
@@ -872,6 +875,7 @@ describe("/quest reset", () => {
       {
         title: "Reset quest progress?",
         message: "Every quest in this folder starts over. Your files are kept.",
+        options: { defaultAnswer: false },
       },
     ]);
     expect(h.ui.lastSaid()).toBe("Reset cancelled.");
@@ -922,12 +926,13 @@ describe("/quest help and unknown subcommands", () => {
     for (const { name } of QUEST_SUBCOMMANDS) expect(said).toContain(`/quest ${name}`);
   });
 
-  it("quests() gives the ids and titles for completion", async () => {
+  it("quests() gives the ids, titles and standings for completion", async () => {
     const h = await start();
+    await h.controller.idle();
     expect(h.controller.quests()).toEqual([
-      { id: "alpha", title: "Alpha" },
-      { id: "beta", title: "Beta" },
-      { id: "solo", title: "Solo" },
+      { id: "alpha", title: "Alpha", standing: "active", debrief: false },
+      { id: "beta", title: "Beta", standing: "locked", needs: ["alpha"], debrief: false },
+      { id: "solo", title: "Solo", standing: "available", debrief: false },
     ]);
   });
 });
@@ -1465,5 +1470,371 @@ describe("PI_QUESTS_START", () => {
       },
     ]);
     expect(unknown.log.events()).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Version 2: chapters, minutes, skipping, debriefs, goals as Markdown
+// ---------------------------------------------------------------------------------------------
+
+const HELLO = quest({
+  version: 2,
+  id: "hello",
+  title: "Say hello",
+  chapter: "Talk to Pi",
+  minutes: 2,
+  goal: "Send Pi a **message**:\n\n- anything\n- then press `Enter`\n",
+  debrief: "You talked to Pi: every message starts a *run*.\n",
+});
+const STEER = quest({
+  version: 2,
+  id: "steer",
+  title: "Steer a run",
+  chapter: "Talk to Pi",
+  minutes: 3,
+  requires: ["hello"],
+  debrief: "Steering queues a message.\n",
+});
+const COMMIT = quest({
+  version: 2,
+  id: "commit",
+  title: "Commit it",
+  chapter: "Save your work",
+  minutes: 5,
+  requires: ["steer"],
+});
+const NOTES = quest({ version: 2, id: "notes", title: "Take notes", chapter: "Save your work" });
+const LOOSE = quest({ version: 2, id: "loose", title: "Anything", minutes: 1 });
+const CHAPTERS = [HELLO, STEER, COMMIT, NOTES, LOOSE];
+
+/** A learner of the chapter pack who has done hello and now has steer active. */
+async function helloDone(options: StartOptions = {}) {
+  const h = await start({ pack: CHAPTERS, ...options });
+  await h.controller.idle();
+  h.evaluators.verdict("hello", "pass");
+  await h.controller.command("check");
+  h.evaluators.verdict("hello", "fail");
+  return h;
+}
+
+describe("/quest list with chapters", () => {
+  it("groups the quests by chapter in pack order, each with where it stands and its minutes; minutes left per chapter and in all", async () => {
+    const h = await start({ pack: CHAPTERS });
+    await h.controller.idle();
+    await h.controller.command("list");
+    expect(h.ui.lastSaid()?.split("\n")).toEqual([
+      "Quests: 0/5 done · 11+ min left",
+      "Talk to Pi · 0/2 done · 5 min left",
+      "  1. hello: Say hello (▶ active · 2 min)",
+      "  2. steer: Steer a run (locked: needs hello · 3 min)",
+      "Save your work · 0/2 done · 5+ min left",
+      "  3. commit: Commit it (locked: needs steer · 5 min)",
+      "  4. notes: Take notes (○ available)",
+      "Other quests · 0/1 done · 1 min left",
+      "  5. loose: Anything (○ available · 1 min)",
+      "Start one with /quest start ID; /quest skip skips the active one.",
+    ]);
+  });
+
+  it("done quests leave the minutes left; a skipped one is marked and still counted; what needs it stays locked", async () => {
+    const h = await helloDone();
+    await h.controller.command("skip");
+    await h.controller.command("list");
+    expect(h.ui.lastSaid()?.split("\n").slice(0, 5)).toEqual([
+      "Quests: 1/5 done · 9+ min left",
+      "Talk to Pi · 1/2 done · 3 min left",
+      "  1. hello: Say hello (✓ done · 2 min)",
+      "  2. steer: Steer a run (↷ skipped · 3 min)",
+      "Save your work · 0/2 done · 5+ min left",
+    ]);
+    expect(h.ui.lastSaid()?.split("\n")[5]).toBe("  3. commit: Commit it (locked: needs steer · 5 min)");
+  });
+
+  it("a chapter whose quests are apart in the pack is shown once, where it first appears", async () => {
+    const a1 = quest({ version: 2, id: "a1", chapter: "A" });
+    const b1 = quest({ version: 2, id: "b1", chapter: "B" });
+    const a2 = quest({ version: 2, id: "a2", chapter: "A" });
+    const h = await start({ pack: [a1, b1, a2], start: "off" });
+    await h.controller.command("list");
+    expect(h.ui.lastSaid()?.split("\n")).toEqual([
+      "Quests: 0/3 done",
+      "A · 0/2 done",
+      "  1. a1: a1 (○ available)",
+      "  3. a2: a2 (○ available)",
+      "B · 0/1 done",
+      "  2. b1: b1 (○ available)",
+      "Start one with /quest start ID.",
+    ]);
+  });
+});
+
+describe("/quest skip", () => {
+  it("marks the active quest skipped (not done) and starts the next available one", async () => {
+    const h = await helloDone();
+    expect((await h.progress()).active?.questId).toBe("steer");
+    await h.controller.command("skip");
+    const progress = await h.progress();
+    expect(progress.skipped).toEqual({ steer: { at: NOW.toISOString() } });
+    expect(Object.keys(progress.completed)).toEqual(["hello"]);
+    expect(h.named(QUEST_COMPLETED_EVENT).map((event) => event.payload.quest)).toEqual(["hello"]);
+    // commit needs steer: notes is the next available quest.
+    expect(progress.active?.questId).toBe("notes");
+    expect(h.ui.lastSaid()).toBe(
+      [
+        "Skipped: Steer a run. It is not done: what requires it stays locked; /quest start steer takes it up again.",
+        "",
+        "Quest 4/5: Take notes",
+        "Do notes.",
+        "(/quest hint if you are stuck)",
+      ].join("\n"),
+    );
+    expect(h.evaluators.runs.at(-1)?.quest).toBe("notes");
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Take notes", position: 4 });
+  });
+
+  it("a quest that requires a skipped one stays locked", async () => {
+    const h = await helloDone();
+    await h.controller.command("skip");
+    await h.controller.command("start commit");
+    expect(h.ui.lastSaid()).toBe('"Commit it" needs steer first (/quest start steer).');
+    expect((await h.progress()).active?.questId).toBe("notes");
+  });
+
+  it("stops a check of the skipped quest that is running: its pass never completes it", async () => {
+    const h = await helloDone();
+    const run = h.evaluators.hold("steer");
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    const started = await run.started;
+    const skipping = h.controller.command("skip");
+    run.finish(result(STEER, "pass"));
+    await skipping;
+    await h.controller.idle();
+    expect(started.signal?.aborted).toBe(true);
+    const progress = await h.progress();
+    expect(progress.completed).not.toHaveProperty("steer");
+    expect(progress.skipped).toHaveProperty("steer");
+    expect(h.named(QUEST_COMPLETED_EVENT).map((event) => event.payload.quest)).toEqual(["hello"]);
+  });
+
+  it("skip ID marks another quest skipped and leaves the active one", async () => {
+    const h = await helloDone();
+    await h.controller.command("skip notes");
+    expect(h.ui.lastSaid()).toBe(
+      "Skipped: Take notes. It is not done: what requires it stays locked; /quest start notes takes it up again.",
+    );
+    const progress = await h.progress();
+    expect(progress.active?.questId).toBe("steer");
+    expect(progress.skipped).toEqual({ notes: { at: NOW.toISOString() } });
+  });
+
+  it("/quest start on a skipped quest starts it again, and it is no longer skipped", async () => {
+    const h = await helloDone();
+    await h.controller.command("skip");
+    await h.controller.command("start steer");
+    expect(h.ui.lastSaid()).toMatch(/^Quest started: Steer a run/);
+    const progress = await h.progress();
+    expect(progress.active?.questId).toBe("steer");
+    expect(progress.skipped).toEqual({});
+  });
+
+  it("says why when there is nothing to skip: no active quest, a done, skipped or unknown quest", async () => {
+    const h = await helloDone();
+    await h.controller.command("skip hello");
+    expect(h.ui.lastSaid()).toBe('"Say hello" is done already: there is nothing to skip.');
+    await h.controller.command("skip nope");
+    expect(h.ui.lastSaid()).toBe('No quest "nope". The quests are: hello, steer, commit, notes, loose');
+    await h.controller.command("skip loose");
+    await h.controller.command("skip loose");
+    expect(h.ui.lastSaid()).toBe('"Anything" is skipped already (/quest start loose takes it up again).');
+    const off = await start({ pack: CHAPTERS, start: "off" });
+    await off.controller.command("skip");
+    expect(off.ui.lastSaid()).toBe(
+      "No active quest to skip. /quest skip ID skips another one (see /quest list).",
+    );
+  });
+
+  it("with nothing else to start, none is active and the HUD counts the skipped quests", async () => {
+    const h = await start({ pack: [HELLO, STEER] });
+    await h.controller.idle();
+    await h.controller.command("skip");
+    expect(h.ui.lastSaid()).toBe(
+      [
+        "Skipped: Say hello. It is not done: what requires it stays locked; /quest start hello takes it up again.",
+        "No other quest can be started now: /quest list shows where you stand.",
+      ].join("\n"),
+    );
+    expect((await h.progress()).active).toBeUndefined();
+    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 0, total: 2, skipped: 1 });
+  });
+
+  it("with PI_QUESTS_START=off, nothing starts by itself: the next one is named", async () => {
+    const h = await start({ pack: CHAPTERS, start: "off" });
+    await h.controller.command("start hello");
+    await h.controller.command("skip");
+    // steer needs hello, which is skipped, not done: notes is next.
+    expect(h.ui.lastSaid()).toMatch(/\nNext: \/quest start notes$/);
+    expect((await h.progress()).active).toBeUndefined();
+  });
+
+  it("is kept across a restart: the skipped quest does not start by itself again", async () => {
+    const first = await helloDone();
+    await first.controller.command("skip");
+    await first.controller.command("skip");
+    await first.controller.dispose();
+    const again = await start({ dir: first.dir, pack: CHAPTERS });
+    await again.controller.idle();
+    expect((await again.progress()).skipped).toEqual({
+      steer: { at: NOW.toISOString() },
+      notes: { at: NOW.toISOString() },
+    });
+    expect((await again.progress()).active?.questId).toBe("loose");
+  });
+});
+
+describe("debriefs", () => {
+  it("a completion shows the quest's debrief as Markdown, then the next quest's goal", async () => {
+    const h = await helloDone();
+    const [completed] = h.ui.calls.filter(
+      (call) => call.kind === "notify" && call.message.startsWith("Quest complete: Say hello ✓"),
+    );
+    expect(completed).toEqual({
+      kind: "notify",
+      level: "info",
+      message: [
+        "Quest complete: Say hello ✓",
+        "",
+        "You talked to Pi: every message starts a *run*.",
+        "",
+        "Quest 2/5: Steer a run",
+        "Do steer.",
+        "(/quest hint if you are stuck)",
+      ].join("\n"),
+      parts: [
+        { title: "Quest complete: Say hello ✓" },
+        "",
+        { markdown: "You talked to Pi: every message starts a *run*.\n" },
+        "",
+        { title: "Quest 2/5: Steer a run" },
+        { markdown: "Do steer." },
+        "(/quest hint if you are stuck)",
+      ],
+    });
+  });
+
+  it("the last quest's debrief comes before the congratulation, after a blank line", async () => {
+    const h = await start({ pack: [HELLO] });
+    await h.controller.idle();
+    h.evaluators.verdict("hello", "pass");
+    await h.controller.command("check");
+    expect(h.ui.notes().at(-1)?.message).toBe(
+      "Quest complete: Say hello ✓\n\nYou talked to Pi: every message starts a *run*.\n\nEvery quest is done. Well played!",
+    );
+  });
+
+  it("a quest without a debrief completes as before", async () => {
+    const h = await start({ pack: [NOTES, LOOSE] });
+    await h.controller.idle();
+    h.evaluators.verdict("notes", "pass");
+    await h.controller.command("check");
+    expect(h.ui.notes().at(-1)?.message).toMatch(/^Quest complete: Take notes ✓\n\nQuest 2\/2: Anything\n/);
+  });
+
+  it("/quest debrief ID shows a done quest's debrief again; without ID, the last done quest's", async () => {
+    const h = await helloDone();
+    await h.controller.command("debrief hello");
+    expect(h.ui.lastSaid()).toBe("Debrief: Say hello\n\nYou talked to Pi: every message starts a *run*.");
+    expect(h.ui.lastMessage()).toEqual([
+      { title: "Debrief: Say hello" },
+      "",
+      { markdown: "You talked to Pi: every message starts a *run*.\n" },
+    ]);
+    h.evaluators.verdict("steer", "pass");
+    await h.controller.command("check");
+    await h.controller.command("debrief");
+    expect(h.ui.lastSaid()).toBe("Debrief: Steer a run\n\nSteering queues a message.");
+  });
+
+  it("/quest debrief says when a quest is not done, has no debrief, or none is done", async () => {
+    const none = await start({ pack: CHAPTERS });
+    await none.controller.command("debrief");
+    expect(none.ui.lastSaid()).toBe("No quest is done yet: a quest's debrief comes when you complete it.");
+    const h = await helloDone();
+    await h.controller.command("debrief steer");
+    expect(h.ui.lastSaid()).toBe('"Steer a run" is not done yet: its debrief comes when you complete it.');
+    await h.controller.command("debrief nope");
+    expect(h.ui.lastSaid()).toBe('No quest "nope". The quests are: hello, steer, commit, notes, loose');
+    await h.controller.command("start loose");
+    h.evaluators.verdict("loose", "pass");
+    await h.controller.command("check");
+    await h.controller.command("debrief loose");
+    expect(h.ui.lastSaid()).toBe('"Anything" has no debrief.');
+  });
+});
+
+describe("goals as Markdown", () => {
+  it("a quest's goal goes to the UI as a Markdown part: when it starts by itself, on /quest start, status and hint", async () => {
+    const h = await start({ pack: CHAPTERS });
+    await h.controller.idle();
+    const goal = { markdown: HELLO.goal };
+    expect(h.ui.calls.find((call) => call.kind === "notify")).toMatchObject({
+      parts: [{ title: "Quest 1/5: Say hello" }, goal, "(/quest hint if you are stuck)"],
+    });
+    await h.controller.command("status");
+    expect(h.ui.lastMessage()?.slice(1)).toEqual(["", "Goal:", goal]);
+    await h.controller.command("hint");
+    expect(h.ui.lastMessage()).toEqual(['"Say hello" has no hints. Its goal:', goal]);
+    await h.controller.command("start loose");
+    expect(h.ui.lastMessage()).toEqual([{ title: "Quest started: Anything" }, "", { markdown: "Do loose." }]);
+  });
+});
+
+describe("/quest status in the learner's paths", () => {
+  it("shows the verifier's worktree paths in a check's summary and output as the workspace's own files", async () => {
+    const worktree = "/agent/quests/workspaces/0123456789abcdef/worktrees/".concat("f".repeat(32));
+    const failing: QuestResult = {
+      quest: "alpha",
+      status: "fail",
+      counts: { passed: 0, failed: 1, pending: 0 },
+      checks: [
+        {
+          id: "asked",
+          type: "command",
+          status: "fail",
+          describe: "You asked",
+          evidence: {
+            kind: "command",
+            summary: "exit code 1, expected = 0",
+            script: "alpha/asked",
+            cwd: "/work/project",
+            isolation: "worktree",
+            exitCode: 1,
+            output: `AssertionError: 1 == 2\n    at (${worktree}/test/add.test.js:4:3)\n`,
+            verification: {
+              runDir: "/agent/quests/workspaces/0123456789abcdef/runs/r1",
+              worktree,
+              repository: "/work/project",
+              baseline: BASELINE,
+              head: BASELINE,
+              patchSha256: "0".repeat(64),
+              patchBytes: 0,
+              restored: [],
+              manifestsMerged: [],
+              removedConfigs: [],
+              cleanup: { ok: true },
+            },
+          },
+        },
+      ],
+    };
+    const evaluators = scriptedEvaluators();
+    evaluators.respond("alpha", failing);
+    const h = await start({ evaluators, workspace: "/work/project" });
+    await h.controller.idle();
+    await h.controller.command("status");
+    const said = h.ui.lastSaid() ?? "";
+    expect(said).toContain("      |     at (test/add.test.js:4:3)");
+    expect(said).not.toContain("/worktrees/");
+    // What is kept is what the run printed.
+    expect(JSON.stringify((await h.progress()).lastResult)).toContain(`${worktree}/test/add.test.js`);
   });
 });

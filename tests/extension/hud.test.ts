@@ -97,6 +97,15 @@ describe("no active quest", () => {
     expect(hudLines(state)).toEqual([{ tone: "notice", text: `Quests 1/3 · ${notice}` }]);
     expect(hudStatus(state)).toBe("quests 1/3");
   });
+
+  it("quests left but none to start by itself (skipped, or locked behind one): no congratulation", () => {
+    const state: HudState = { kind: "idle", done: 1, total: 3, skipped: 1 };
+    expect(hudLines(state)).toEqual([{ tone: "notice", text: "Quests 1/3 done · 1 skipped · /quest list" }]);
+    expect(hudStatus(state)).toBe("quests 1/3");
+    expect(hudLines({ kind: "idle", done: 0, total: 3 })).toEqual([
+      { tone: "notice", text: "Quests 0/3 done · /quest list" },
+    ]);
+  });
 });
 
 describe("a broken setup", () => {

@@ -3,10 +3,18 @@
  * each records, in order. Print mode (no UI), so events go straight to the workspace's log; the
  * real `pi` drives the same wiring in tests/e2e/pi-events.test.ts.
  */
-import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type {
+  CustomEntry,
+  EntryRenderer,
+  EntryRenderOptions,
+  ExtensionAPI,
+  ExtensionContext,
+  Theme,
+} from "@earendil-works/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import piQuests from "../../src/extension/index.ts";
+import { QUEST_MESSAGE_ENTRY } from "../../src/extension/pi-ui.ts";
 import { dataFolderOf } from "../support/pi-rpc.ts";
 import { agentSealer } from "../support/seal.ts";
 import { makeWorkspace } from "../support/workspace.ts";
@@ -31,11 +39,15 @@ function loaded() {
   const agentDir = makeWorkspace();
   process.env.PI_CODING_AGENT_DIR = agentDir;
   const handlers = new Map<string, Handler[]>();
+  const renderers = new Map<string, unknown>();
   const pi = {
     on(event: string, handler: Handler) {
       handlers.set(event, [...(handlers.get(event) ?? []), handler]);
     },
     registerCommand() {},
+    registerEntryRenderer(type: string, renderer: unknown) {
+      renderers.set(type, renderer);
+    },
   } as unknown as ExtensionAPI;
   piQuests(pi);
 
@@ -74,7 +86,7 @@ function loaded() {
     if (!read.ok) throw new Error(JSON.stringify(read.diagnostics));
     return read.events.map(({ name, payload }) => ({ name, payload }));
   };
-  return { handlers, entries, session, fire, events };
+  return { handlers, renderers, entries, session, fire, events };
 }
 
 const label = (id: string, targetId: string, text?: string) => ({
@@ -195,5 +207,23 @@ describe("the extension's entry", () => {
       { name: "session_tree", payload: { summarized: true, summary: "Tried X." } },
       { name: "label", payload: { label: "given-with-it", entryId: "b1" } },
     ]);
+  });
+
+  it("registers the renderer of the messages it keeps in the session (goals and debriefs in the TUI)", () => {
+    const { renderers } = loaded();
+    expect([...renderers.keys()]).toEqual([QUEST_MESSAGE_ENTRY]);
+    const render = renderers.get(QUEST_MESSAGE_ENTRY) as EntryRenderer;
+    const theme = {
+      fg: (_color: string, text: string) => text,
+      bold: (text: string) => text,
+    } as unknown as Theme;
+    const entry = {
+      data: { parts: [{ title: "Quest 1/1: Hello" }, { markdown: "Say **hi**." }] },
+    } as CustomEntry;
+    const drawn = render(entry, { expanded: false } as EntryRenderOptions, theme)?.render(80) ?? [];
+    expect(drawn.map((line) => line.trimEnd())).toEqual([" Quest 1/1: Hello", " Say hi."]);
+    expect(
+      render({ data: { other: true } } as CustomEntry, { expanded: false } as EntryRenderOptions, theme),
+    ).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { questCompletions, questHelp, readQuestCommand } from "../../src/extension/quest-command.ts";
-import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
+import { QUEST_SUBCOMMANDS, type QuestSummary } from "../../src/extension/quest-subcommands.ts";
 
 /** Each subcommand's help line, by name, in table order. */
 const SUBCOMMANDS = Object.fromEntries(QUEST_SUBCOMMANDS.map(({ name, help }) => [name, help]));
@@ -12,11 +12,21 @@ function parseQuestCommand(args: string) {
   return { ...line.subcommand.parse(line.rest), kind: line.subcommand.name };
 }
 
-const QUESTS = [
-  { id: "first-prompt", title: "Say hello to Pi" },
-  { id: "first-file", title: "Make your first file" },
-  { id: "first-commit", title: "Commit it" },
-  { id: "skills", title: "Write a skill" },
+const QUESTS: QuestSummary[] = [
+  { id: "first-prompt", title: "Say hello to Pi", standing: "available", debrief: false },
+  { id: "first-file", title: "Make your first file", standing: "available", debrief: false },
+  { id: "first-commit", title: "Commit it", standing: "available", debrief: false },
+  { id: "skills", title: "Write a skill", standing: "available", debrief: false },
+];
+
+/** A pack midway: one done, one active, one skipped, one locked behind the skipped one, one available. */
+const MIDWAY: QuestSummary[] = [
+  { id: "first-prompt", title: "Say hello to Pi", standing: "done", minutes: 2, debrief: true },
+  { id: "first-file", title: "Make your first file", standing: "active", minutes: 3, debrief: true },
+  { id: "steer", title: "Steer a run", standing: "skipped", minutes: 5, debrief: true },
+  { id: "fork", title: "Fork a session", standing: "locked", needs: ["steer"], minutes: 4, debrief: true },
+  { id: "first-commit", title: "Commit it", standing: "available", debrief: false },
+  { id: "notes", title: "Take notes", standing: "done", debrief: false },
 ];
 
 describe("parsing /quest arguments", () => {
@@ -30,6 +40,13 @@ describe("parsing /quest arguments", () => {
 
   it("start without an id asks which (questId undefined)", () => {
     expect(parseQuestCommand("start")).toEqual({ kind: "start", questId: undefined });
+  });
+
+  it("skip and debrief with or without a quest id", () => {
+    expect(parseQuestCommand("skip")).toEqual({ kind: "skip", questId: undefined });
+    expect(parseQuestCommand("skip steer")).toEqual({ kind: "skip", questId: "steer" });
+    expect(parseQuestCommand("debrief")).toEqual({ kind: "debrief", questId: undefined });
+    expect(parseQuestCommand("debrief first-file")).toEqual({ kind: "debrief", questId: "first-file" });
   });
 
   it("ignores surrounding and repeated spaces, and words after the id", () => {
@@ -64,13 +81,22 @@ describe("help", () => {
     for (const [name, text] of Object.entries(SUBCOMMANDS)) {
       expect(lines.some((line) => line.startsWith(`  /quest ${name}`) && line.endsWith(text))).toBe(true);
     }
-    expect(lines).toContain("  /quest start   start a quest: /quest start ID");
+    expect(lines).toContain("  /quest start    start a quest: /quest start ID");
     const columns = Object.values(SUBCOMMANDS).map((text, index) => lines[index]?.indexOf(text));
     expect(new Set(columns).size).toBe(1);
   });
 
-  it("knows the six subcommands", () => {
-    expect(Object.keys(SUBCOMMANDS)).toEqual(["list", "start", "check", "hint", "status", "reset"]);
+  it("knows the eight subcommands", () => {
+    expect(Object.keys(SUBCOMMANDS)).toEqual([
+      "list",
+      "start",
+      "check",
+      "hint",
+      "status",
+      "skip",
+      "debrief",
+      "reset",
+    ]);
   });
 });
 
@@ -82,7 +108,7 @@ describe("completions", () => {
   });
 
   it("a prefix: the subcommands it starts", () => {
-    expect(questCompletions("s", QUESTS)?.map((item) => item.value)).toEqual(["start", "status"]);
+    expect(questCompletions("s", QUESTS)?.map((item) => item.value)).toEqual(["start", "status", "skip"]);
     expect(questCompletions("h", QUESTS)?.map((item) => item.value)).toEqual(["hint"]);
     expect(questCompletions("start", QUESTS)?.map((item) => item.value)).toEqual(["start"]);
   });
@@ -100,6 +126,40 @@ describe("completions", () => {
 
   it("after `start ` with nothing typed: every quest", () => {
     expect(questCompletions("start ", QUESTS)?.map((item) => item.label)).toEqual(QUESTS.map((q) => q.id));
+  });
+
+  it("after start: what can be started first, each saying where it stands unless simply available; locked ones last, naming what they need", () => {
+    expect(questCompletions("start ", MIDWAY)).toEqual([
+      { value: "start first-prompt", label: "first-prompt", description: "✓ done · Say hello to Pi · 2 min" },
+      {
+        value: "start first-file",
+        label: "first-file",
+        description: "▶ active · Make your first file · 3 min",
+      },
+      { value: "start steer", label: "steer", description: "↷ skipped · Steer a run · 5 min" },
+      { value: "start first-commit", label: "first-commit", description: "Commit it" },
+      { value: "start notes", label: "notes", description: "✓ done · Take notes" },
+      { value: "start fork", label: "fork", description: "locked: needs steer · Fork a session · 4 min" },
+    ]);
+    expect(questCompletions("start f", MIDWAY)?.map((item) => item.label)).toEqual([
+      "first-prompt",
+      "first-file",
+      "first-commit",
+      "fork",
+    ]);
+  });
+
+  it("after skip: the active quest first, then the others not done and not skipped", () => {
+    expect(questCompletions("skip ", MIDWAY)?.map((item) => item.label)).toEqual([
+      "first-file",
+      "fork",
+      "first-commit",
+    ]);
+  });
+
+  it("after debrief: the done quests that have a debrief", () => {
+    expect(questCompletions("debrief ", MIDWAY)?.map((item) => item.label)).toEqual(["first-prompt"]);
+    expect(questCompletions("debrief x", MIDWAY)).toBeNull();
   });
 
   it("no match is null, not an empty list", () => {

@@ -57,6 +57,17 @@ describe("the HUD state", () => {
     });
   });
 
+  it("with no quest active: how many are skipped, when some are", () => {
+    const state = stateOf([A, B], { ...emptyProgress(), completed: { a: { at: "t", definitionHash: "h" } } });
+    state.markSkipped(B);
+    expect(questHudState(state, { evaluating: false, integrity: undefined })).toEqual({
+      kind: "idle",
+      done: 1,
+      total: 2,
+      skipped: 1,
+    });
+  });
+
   it("the active quest: its position, its checks unchecked before a result, and whether it is being checked", () => {
     const state = stateOf([A, B]);
     state.makeActive({ quest: B, record: state.newActiveRecord(B, {}) });

@@ -156,3 +156,62 @@ describe("quest session state", () => {
     });
   });
 });
+
+describe("skipped quests", () => {
+  const GAMMA = quest("gamma");
+  const done = { at: "2030-01-01T00:00:00.000Z", definitionHash: "d".repeat(64) };
+
+  it("a skipped quest is not done: what requires it stays locked, and the next available passes it by", () => {
+    const { state } = session(emptyProgress(), [ALPHA, BETA, GAMMA]);
+    state.markSkipped(ALPHA);
+    expect(state.isSkipped("alpha")).toBe(true);
+    expect(state.isDone("alpha")).toBe(false);
+    expect(state.progress.skipped).toEqual({ alpha: { at: NOW.toISOString() } });
+    expect(state.missingRequirements(BETA)).toEqual(["alpha"]);
+    expect(state.nextAvailable()).toBe(GAMMA);
+  });
+
+  it("each quest has one standing: done, active, skipped, locked or available", () => {
+    const { state } = session({ ...emptyProgress(), completed: { gamma: done } }, [ALPHA, BETA, GAMMA]);
+    expect([ALPHA, BETA, GAMMA].map((each) => state.standingOf(each))).toEqual([
+      "available",
+      "locked",
+      "done",
+    ]);
+    state.makeActive({ quest: ALPHA, record: state.newActiveRecord(ALPHA, {}) });
+    expect(state.standingOf(ALPHA)).toBe("active");
+    state.markSkipped(BETA);
+    expect(state.standingOf(BETA)).toBe("skipped");
+  });
+
+  it("skipping the active quest drops it and its last result; skipping another leaves the active one", () => {
+    const { state } = session(emptyProgress(), [ALPHA, BETA, GAMMA]);
+    state.makeActive({ quest: ALPHA, record: state.newActiveRecord(ALPHA, {}) });
+    state.publish({
+      quest: "alpha",
+      status: "fail",
+      counts: { passed: 0, failed: 1, pending: 0 },
+      checks: [],
+    });
+    state.markSkipped(GAMMA);
+    expect(state.active?.quest).toBe(ALPHA);
+    state.markSkipped(ALPHA);
+    expect(state.active).toBeUndefined();
+    expect(state.progress.active).toBeUndefined();
+    expect(state.progress.lastResult).toBeUndefined();
+    expect(Object.keys(state.progress.skipped ?? {})).toEqual(["gamma", "alpha"]);
+  });
+
+  it("starting a skipped quest again, or completing it, clears the mark; starting over forgets every mark", () => {
+    const { state } = session(emptyProgress(), [ALPHA, BETA, GAMMA]);
+    state.markSkipped(ALPHA);
+    state.markSkipped(GAMMA);
+    const active = { quest: ALPHA, record: state.newActiveRecord(ALPHA, {}) };
+    state.makeActive(active);
+    expect(state.isSkipped("alpha")).toBe(false);
+    state.markCompleted(active);
+    expect(state.progress.skipped).toEqual({ gamma: { at: NOW.toISOString() } });
+    state.startOver();
+    expect(state.isSkipped("gamma")).toBe(false);
+  });
+});

@@ -16,14 +16,14 @@ describe("the /quest subcommand table", () => {
     expect(QUEST_SUBCOMMANDS.map((entry) => entry.name)).not.toContain("help");
   });
 
-  it("only start takes an argument to complete: the quest id", () => {
+  it("start, skip and debrief take an argument to complete: the quest id", () => {
     const completing = QUEST_SUBCOMMANDS.filter((entry) => entry.complete).map((entry) => entry.name);
-    expect(completing).toEqual(["start"]);
+    expect(completing).toEqual(["start", "skip", "debrief"]);
     const start = QUEST_SUBCOMMANDS.find((entry) => entry.name === "start");
     expect(
       start?.complete?.("b", [
-        { id: "alpha", title: "A" },
-        { id: "beta", title: "B" },
+        { id: "alpha", title: "A", standing: "available", debrief: false },
+        { id: "beta", title: "B", standing: "available", debrief: false },
       ]),
     ).toEqual([{ value: "beta", label: "beta", description: "B" }]);
   });
@@ -33,6 +33,8 @@ describe("the /quest subcommand table", () => {
       QUEST_SUBCOMMANDS.find((entry) => entry.name === name)?.parse(rest);
     expect(parse("start", ["alpha", "extra"])).toEqual({ questId: "alpha" });
     expect(parse("start", [])).toEqual({ questId: undefined });
+    expect(parse("skip", ["beta"])).toEqual({ questId: "beta" });
+    expect(parse("debrief", [])).toEqual({ questId: undefined });
     expect(parse("list", ["extra"])).toEqual({});
   });
 });

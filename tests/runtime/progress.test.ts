@@ -37,6 +37,7 @@ function fullProgress(): Progress {
       "first-prompt": { at: "2030-01-01T00:00:00.000Z", definitionHash: "1".repeat(64) },
       "first-file": { at: "2030-01-01T00:00:01.000Z", definitionHash: "2".repeat(64) },
     },
+    skipped: { "first-skill": { at: "2030-01-01T00:00:01.500Z" } },
     confirmations: { "first-file": { "read-it": { answer: true, at: "2030-01-01T00:00:00.500Z" } } },
     lastResult: {
       quest: "first-commit",
@@ -92,6 +93,28 @@ describe("save, then load", () => {
     await mkdir(join(file, ".."), { recursive: true });
     await writeFile(file, sealedJson(SEALER, { version: 1 }));
     expect(await store.load()).toEqual({ kind: "loaded", progress: emptyProgress() });
+  });
+
+  it("a file written before quests could be skipped loads as it was, with nothing skipped", async () => {
+    const { file, store } = storeIn();
+    const { skipped: _skipped, ...older } = fullProgress();
+    await mkdir(join(file, ".."), { recursive: true });
+    await writeFile(file, sealedJson(SEALER, older));
+    const loaded = await store.load();
+    expect(loaded).toEqual({ kind: "loaded", progress: older });
+    expect(loaded.progress.skipped).toBeUndefined();
+  });
+
+  it("a skipped quest is kept with when it was skipped; a malformed entry makes the file unreadable", async () => {
+    const { file, store } = storeIn();
+    await mkdir(join(file, ".."), { recursive: true });
+    await writeFile(file, sealedJson(SEALER, { version: 1, skipped: { steer: { at: "then" } } }));
+    expect((await store.load()).progress.skipped).toEqual({ steer: { at: "then" } });
+    await writeFile(file, sealedJson(SEALER, { version: 1, skipped: { steer: true } }));
+    expect(await store.load()).toMatchObject({
+      kind: "recovered",
+      problem: expect.stringMatching(/^skipped\.steer/),
+    });
   });
 
   it("a hand-written file (no seal) is altered: set aside as .altered-<time>, never loaded", async () => {

@@ -1,11 +1,13 @@
 import type { HudState } from "../../src/extension/hud.ts";
-import type { NotifyLevel, QuestUi } from "../../src/extension/quest-ui.ts";
+import { plainText, type QuestMessage, type QuestText } from "../../src/extension/quest-message.ts";
+import type { ConfirmOptions, NotifyLevel, QuestUi } from "../../src/extension/quest-ui.ts";
 
+/** A notification or an answer: its plain text, and the message with its parts when it had them. */
 export type UiCall =
   | { kind: "hud"; state: HudState }
-  | { kind: "notify"; message: string; level: NotifyLevel }
-  | { kind: "say"; text: string }
-  | { kind: "confirm"; title: string; message: string };
+  | { kind: "notify"; message: string; level: NotifyLevel; parts?: QuestMessage["parts"] }
+  | { kind: "say"; text: string; parts?: QuestMessage["parts"] }
+  | { kind: "confirm"; title: string; message: string; options?: ConfirmOptions };
 
 export type FakeQuestUi = QuestUi & {
   /** Every call, in order. */
@@ -15,7 +17,9 @@ export type FakeQuestUi = QuestUi & {
   notes(): Array<{ message: string; level: NotifyLevel }>;
   said(): string[];
   lastSaid(): string | undefined;
-  confirms(): Array<{ title: string; message: string }>;
+  confirms(): Array<{ title: string; message: string; options?: ConfirmOptions }>;
+  /** The parts of the last notification or answer that had them. */
+  lastMessage(): QuestMessage["parts"] | undefined;
   /** Queues the answers the next `confirm` calls give; with none queued, `confirm` answers undefined. */
   answer(...answers: Array<boolean | undefined>): void;
   /** Resolves with the first call, made already or later, that `matches`. */
@@ -39,10 +43,11 @@ export function fakeQuestUi(options: { hasUI?: boolean } = {}): FakeQuestUi {
     hasUI: options.hasUI ?? true,
     calls,
     showHud: (state) => push({ kind: "hud", state: structuredClone(state) }),
-    notify: (message, level) => push({ kind: "notify", message, level }),
-    say: (text) => push({ kind: "say", text }),
-    async confirm(title, message) {
-      push({ kind: "confirm", title, message });
+    notify: (message, level) =>
+      push({ kind: "notify", message: plainText(message), level, ...partsOf(message) }),
+    say: (text) => push({ kind: "say", text: plainText(text), ...partsOf(text) }),
+    async confirm(title, message, options) {
+      push({ kind: "confirm", title, message, ...(options ? { options } : {}) });
       return answers.shift();
     },
     huds: () => only("hud").map((call) => call.state),
@@ -50,7 +55,15 @@ export function fakeQuestUi(options: { hasUI?: boolean } = {}): FakeQuestUi {
     notes: () => only("notify").map(({ message, level }) => ({ message, level })),
     said: () => only("say").map((call) => call.text),
     lastSaid: () => only("say").at(-1)?.text,
-    confirms: () => only("confirm").map(({ title, message }) => ({ title, message })),
+    confirms: () =>
+      only("confirm").map(({ title, message, options }) => ({
+        title,
+        message,
+        ...(options ? { options } : {}),
+      })),
+    lastMessage: () =>
+      calls.findLast((call): call is Extract<UiCall, { parts?: unknown }> => "parts" in call && !!call.parts)
+        ?.parts,
     answer: (...given) => {
       answers.push(...given);
     },
@@ -61,3 +74,5 @@ export function fakeQuestUi(options: { hasUI?: boolean } = {}): FakeQuestUi {
     },
   };
 }
+
+const partsOf = (text: QuestText) => (typeof text === "string" ? {} : { parts: text.parts });

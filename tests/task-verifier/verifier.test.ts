@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTaskVerifier } from "../../src/task-verifier/index.ts";
+import { inLearnerPath } from "../../src/verifier/learner-paths.ts";
 import {
   dataDirOutside,
   expectCleanAfter,
@@ -78,5 +79,25 @@ describe("the isolated task verifier", () => {
       checks: [],
     });
     expect(made).toMatchObject({ ok: false, kind: "not_git" });
+  });
+
+  it("names in its evidence the worktree the check ran in and the repository it stands for; the report shows the learner's paths", async () => {
+    const workspace = makeRepo({ ...ADD_PROJECT, "sub/README.md": "a folder\n" });
+    const check = request(workspace, 'pwd; ls "$PWD/src/missing.js"');
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [check] });
+    const outcome = finished(await verifier.run(check));
+    const verification = outcome.verification;
+    expect(verification?.repository).toBe(workspace);
+    expect(verification?.worktree).toMatch(/\/workspaces\/[0-9a-f]+\/worktrees\/[0-9a-f]{32}$/);
+    expect(verification?.worktree?.startsWith(dataDir)).toBe(true);
+    // What the run printed, as it printed it: the worktree's paths.
+    expect(outcome.report).toContain(`${verification?.worktree}\n`);
+    expect(outcome.report).toContain(`${verification?.worktree}/src/missing.js`);
+    const place = { worktree: verification?.worktree ?? "", repository: verification?.repository ?? "" };
+    const shown = inLearnerPath(outcome.report, place, workspace);
+    expect(shown).not.toContain("/worktrees/");
+    expect(shown.split("\n")[0]).toBe(".");
+    expect(shown).toContain("'src/missing.js'");
+    expect(inLearnerPath(outcome.report, place, join(workspace, "sub"))).toContain("'../src/missing.js'");
   });
 });

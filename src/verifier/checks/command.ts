@@ -74,6 +74,13 @@ export type Containment = "pid-namespace" | "process-group";
 /** Where an isolated run happened and what it ran on (the task verifier's provenance). */
 export type IsolationEvidence = {
   runDir: string;
+  /**
+   * The worktree the check ran in (in the data dir), and the learner's repository it stands for:
+   * a path under the one is the learner's file at the same place under the other (the report
+   * shows it so: src/verifier/learner-paths.ts). Absent in evidence from before they were kept.
+   */
+  worktree?: string;
+  repository?: string;
   baseline: string;
   head: string;
   patchSha256: string;
