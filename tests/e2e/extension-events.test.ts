@@ -124,8 +124,8 @@ describe("event recording", () => {
     });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("1. first-prompt: Say hello to Pi (▶ active)");
-    expect(run.stderr).toContain("3. first-commit: Commit it (locked: needs first-file)");
+    expect(run.stderr).toContain("  1. first-prompt: Say hello to Pi (▶ active · 2 min)");
+    expect(run.stderr).toContain("  3. first-commit: Commit it (locked: needs first-file · 3 min)");
   });
 });
 
