@@ -1,19 +1,32 @@
 /**
  * Print and JSON mode (no UI): events are recorded to the workspace's log and nothing else
- * happens. No HUD to show, and an evaluation would only be cancelled when Pi exits; the next
+ * happens (unless a Pi with a UI has this workspace's quest session open: then it owns the log,
+ * session-lock.ts, and print mode records nothing). No HUD to show, and an evaluation would only be cancelled when Pi exits; the next
  * session with a UI, or `pi-quests check --events`, evaluates what was recorded. This path
  * loads no schema library, so `pi -p` starts about as fast as without the extension.
  */
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { createEventLog, type EventLog, nextSeqOf } from "../events/log-writer.ts";
 import { locateDataFolder } from "./data-folder.ts";
+import { anotherSessionHolds } from "./session-lock.ts";
+
+/** The log of a print-mode Pi that may not write: it keeps nothing. */
+const NOT_RECORDING: EventLog = {
+  file: "",
+  events: () => [],
+  nextSeq: () => 0,
+  record: (event, sessionId) => ({ ...event, ...(sessionId ? { sessionId } : {}), seq: 0 }),
+  flush: async () => {},
+};
 
 export async function openEventRecorder(options: {
   cwd: string;
   env: Record<string, string | undefined>;
   onWriteError: (error: unknown) => void;
 }): Promise<EventLog> {
-  const { eventsFile: file, dataDir, workspace } = await locateDataFolder(options.cwd, options.env);
+  const { eventsFile: file, dataDir, workspace, folder } = await locateDataFolder(options.cwd, options.env);
+  // A session with a UI in this workspace owns the log: print mode inside it records nothing.
+  if (await anotherSessionHolds(folder)) return NOT_RECORDING;
   const sealer = openRecordSealer(dataDir, "events", workspace);
   // Only new events are held here, so nothing may be dropped: the next full session bounds the log.
   return createEventLog(file, [], await nextSeqOf(file, sealer), {

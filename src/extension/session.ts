@@ -16,6 +16,7 @@ import { locateDataFolder } from "./data-folder.ts";
 import { createIntegrityAlerts } from "./integrity-alerts.ts";
 import { questStartOf } from "./quest-activation.ts";
 import type { QuestUi } from "./quest-ui.ts";
+import { holdSessionLock } from "./session-lock.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
 export const BUILT_IN_PACK = resolve(import.meta.dirname, "../../quests");
@@ -62,6 +63,8 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
       "warning",
     );
   }
+  // This session is now the log's only writer (a print-mode Pi meanwhile records nothing).
+  const lock = await holdSessionLock(data.folder);
   const firstSeq = recorded.events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
   const events = createEventLog(eventsFile, recorded.events, firstSeq, {
     sealer: eventsSealer,
@@ -111,5 +114,14 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
       return head.ok ? head.value : undefined;
     },
   });
-  return { ok: true, controller };
+  return {
+    ok: true,
+    controller: {
+      ...controller,
+      async dispose() {
+        await controller.dispose();
+        await lock.release();
+      },
+    },
+  };
 }

@@ -129,6 +129,40 @@ describe("event recording", () => {
   });
 });
 
+describe("print mode inside an interactive session", () => {
+  it("a `!pi -p` in the workspace of a running Pi does not write into its log: the next session reports nothing altered", async () => {
+    const workspace = makeWorkspace();
+    const learner = startPiRpc({
+      workspace,
+      pack: PACK,
+      script: [{ text: "Hello!" }, { text: "From print mode." }],
+    });
+    await learner.settled();
+    await learner.prompt("Hello Pi");
+    // The learner runs Pi in print mode from a `!` command: the same workspace, the same agent dir.
+    const printMode = [process.execPath, PI, ...scriptedPiArgs(), "-p", "hi"]
+      .map((part) => `'${part}'`)
+      .join(" ");
+    learner.send({ id: "print", type: "bash", command: printMode });
+    await learner.waitFor((line) => line.type === "response" && line.id === "print");
+    await learner.prompt("Hello again");
+    await learner.settled();
+    const agentDir = learner.agentDir;
+    expect(await learner.close()).toBe(0);
+
+    const next = startPiRpc({ workspace, pack: PACK, agentDir });
+    await next.settled();
+    expect(next.hud().widget?.join("\n")).not.toMatch(/altered/);
+    const read = await readEventLog(
+      eventsFile(agentDir, workspace),
+      agentSealer(agentDir, "events", workspace),
+      "strict",
+    );
+    expect(read.ok && read.warnings).toEqual([]);
+    expect(await next.close()).toBe(0);
+  });
+});
+
 describe("sessions", () => {
   it("/resume of an earlier session shows the same progress", async () => {
     const workspace = makeWorkspace();
