@@ -151,32 +151,58 @@ export function playbackOf(file: string | undefined): Playback {
  */
 const QUEUED = 64;
 
-export default function scriptedModel(pi: ExtensionAPI): void {
-  const playback = playbackOf(process.env[PLAY_REPLIES_ENV]);
+export type OfflineProvider = {
+  provider: string;
+  api: string;
+  name: string;
+  models: readonly { id: string; name: string; reasoning: boolean }[];
+  /** The answer to each request, whatever the model: its context in, one assistant message out. */
+  answer: FauxResponseFactory;
+};
+
+/**
+ * Registers a provider that never leaves the process: pi-ai's faux API answers every request
+ * with `answer`. The shipped scripted model and the tests' fixture model are both one of these.
+ */
+export function registerOfflineProvider(pi: ExtensionAPI, options: OfflineProvider): void {
+  const { provider, api, name, models, answer } = options;
   const faux = registerFauxProvider({
-    provider: PLAY_PROVIDER,
-    api: PLAY_API,
-    models: MODELS.map(({ id, reasoning }) => ({ id, reasoning })),
+    provider,
+    api,
+    models: models.map(({ id, reasoning }) => ({ id, reasoning })),
   });
   const copies = () => Array.from({ length: QUEUED }, () => dispatch);
-  const dispatch: FauxResponseFactory = (context) => {
+  const dispatch: FauxResponseFactory = (...request) => {
     if (faux.getPendingResponseCount() < QUEUED / 2) faux.appendResponses(copies());
-    const systemPrompt = getCurrentSystemPrompt(context.messages);
-    return messageOf(nextReply(playback, { systemPrompt, messages: context.messages }));
+    return answer(...request);
   };
   faux.setResponses(copies());
-  pi.registerProvider(PLAY_PROVIDER, {
-    name: "pi-quests play",
+  pi.registerProvider(provider, {
+    name,
     // Never contacted: the faux API answers in process. Pi wants a URL and a key for a provider.
     baseUrl: "http://127.0.0.1:9",
-    apiKey: "pi-quests-play",
-    api: PLAY_API,
-    models: MODELS.map((model) => ({
+    apiKey: provider,
+    api,
+    models: models.map((model) => ({
       ...model,
       input: ["text"],
       cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
       contextWindow: 100_000,
       maxTokens: 4096,
     })),
+  });
+}
+
+export default function scriptedModel(pi: ExtensionAPI): void {
+  const playback = playbackOf(process.env[PLAY_REPLIES_ENV]);
+  registerOfflineProvider(pi, {
+    provider: PLAY_PROVIDER,
+    api: PLAY_API,
+    name: "pi-quests play",
+    models: MODELS,
+    answer: (context) => {
+      const systemPrompt = getCurrentSystemPrompt(context.messages);
+      return messageOf(nextReply(playback, { systemPrompt, messages: context.messages }));
+    },
   });
 }
