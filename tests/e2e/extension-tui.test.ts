@@ -23,22 +23,16 @@ import type { ScriptedTurn } from "../support/pi.ts";
 import { PI, scriptedPiArgs } from "../support/pi-rpc.ts";
 import {
   type Cell,
-  killAllTmux,
+  cleanUpTmuxTest,
   requireTmux,
   rowText,
   startTmux,
   stripSgr,
   styledRows,
 } from "../support/tmux.ts";
-import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+import { makeWorkspace } from "../support/workspace.ts";
 
-afterEach(async () => {
-  try {
-    await killAllTmux();
-  } finally {
-    removeWorkspaces();
-  }
-});
+afterEach(cleanUpTmuxTest);
 
 const SCRIPT: ScriptedTurn[] = [
   // The answer to the first message.

@@ -18,16 +18,10 @@ import { SUMMARY_TEXT } from "../../fixtures/pi/scripted-model.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import { dataFolderOf, PI, type ScriptedTurn, scriptedPiArgs } from "../support/pi-rpc.ts";
 import { agentSealer } from "../support/seal.ts";
-import { killAllTmux, requireTmux, startTmux } from "../support/tmux.ts";
-import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+import { cleanUpTmuxTest, requireTmux, startTmux } from "../support/tmux.ts";
+import { makeWorkspace } from "../support/workspace.ts";
 
-afterEach(async () => {
-  try {
-    await killAllTmux();
-  } finally {
-    removeWorkspaces();
-  }
-});
+afterEach(cleanUpTmuxTest);
 
 const SCRIPT: ScriptedTurn[] = [
   { text: "First answer." },

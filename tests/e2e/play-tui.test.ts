@@ -7,16 +7,10 @@ import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, REPO } from "../support/cli.ts";
-import { killAllTmux, requireTmux, startTmux } from "../support/tmux.ts";
-import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+import { cleanUpTmuxTest, requireTmux, startTmux } from "../support/tmux.ts";
+import { makeWorkspace } from "../support/workspace.ts";
 
-afterEach(async () => {
-  try {
-    await killAllTmux();
-  } finally {
-    removeWorkspaces();
-  }
-});
+afterEach(cleanUpTmuxTest);
 
 const PACK = join(REPO, "fixtures/packs/plays");
 

@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { removeWorkspaces } from "./workspace.ts";
 
 const POLL_MS = 100;
 const SESSION = "main";
@@ -175,6 +176,15 @@ export function startTmux(options: TmuxOptions): TmuxPane {
   };
   started.add(pane);
   return pane;
+}
+
+/** After each test of a tmux file: its tmux servers killed, then its temporary folders removed. */
+export async function cleanUpTmuxTest(): Promise<void> {
+  try {
+    await killAllTmux();
+  } finally {
+    removeWorkspaces();
+  }
 }
 
 /** Kills every tmux server a test started and did not kill (for afterEach). */
