@@ -207,9 +207,13 @@ type DialogAnswerer = {
   answered(index: number, ms: number): Promise<boolean>;
 };
 
+/** The answerer of the steps played last on each Pi: only it answers (one Pi may play several plays). */
+const newestAnswerer = new WeakMap<PiRpcClient, object>();
+
 /**
  * Answers confirm dialogs as they come: the oldest confirm step not yet used gives its answer,
- * if it is the step being played or the next one; any other dialog is declined.
+ * if it is the step being played or the next one; any other dialog is declined. It keeps
+ * declining past the last step (the closing check's dialog) until steps are played again on Pi.
  */
 function dialogAnswerer(pi: PiRpcClient, steps: readonly PlayStep[]): DialogAnswerer {
   const answers = steps.flatMap((step, index) =>
@@ -217,7 +221,13 @@ function dialogAnswerer(pi: PiRpcClient, steps: readonly PlayStep[]): DialogAnsw
   );
   let current = 0;
   const waiters = new Set<() => void>();
-  pi.onLine((line) => {
+  const me = {};
+  newestAnswerer.set(pi, me);
+  const stop = pi.onLine((line) => {
+    if (newestAnswerer.get(pi) !== me) {
+      stop();
+      return;
+    }
     if (line.type !== "extension_ui_request" || line.method !== "confirm") return;
     const request = line as UiRequest;
     const head = answers.find((answer) => !answer.given);
