@@ -25,6 +25,8 @@ export type QuestSessionOptions = {
   cwd: string;
   env: Record<string, string | undefined>;
   ui: QuestUi;
+  /** The folder of the Pi that loaded pi-quests, when known: command checks' PI_QUESTS_PI_PACKAGE. */
+  piPackage?: string;
   sessionId(): string | undefined;
   debounceMs?: number;
   /** Events that came while opening; recorded before the first evaluation. */
@@ -96,6 +98,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         env,
         confirmed,
         onIntegrityAlert: alerts.report,
+        ...(options.piPackage ? { piPackage: options.piPackage } : {}),
       });
     },
     // git (execa) loads when a quest first needs it, not while Pi starts.

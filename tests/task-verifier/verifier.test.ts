@@ -100,4 +100,29 @@ describe("the isolated task verifier", () => {
     expect(shown).toContain("'src/missing.js'");
     expect(inLearnerPath(outcome.report, place, join(workspace, "sub"))).toContain("'../src/missing.js'");
   });
+
+  describe("Pi's package folder (PI_QUESTS_PI_PACKAGE)", () => {
+    const learnersOwn = process.env.PI_QUESTS_PI_PACKAGE;
+    afterEach(() => {
+      if (learnersOwn === undefined) delete process.env.PI_QUESTS_PI_PACKAGE;
+      else process.env.PI_QUESTS_PI_PACKAGE = learnersOwn;
+    });
+    const printsIt = (workspace: string) => request(workspace, 'printf "%s" "$PI_QUESTS_PI_PACKAGE"');
+
+    it("a check is told the folder the host knows, whatever the inherited environment says", async () => {
+      const workspace = makeRepo(ADD_PROJECT);
+      process.env.PI_QUESTS_PI_PACKAGE = "/tmp/a-fake-pi";
+      const check = printsIt(workspace);
+      const { verifier } = await verifierFor(workspace, { pin: [check], piPackage: "/opt/pi/package" });
+      expect(finished(await verifier.run(check)).stdout).toBe("/opt/pi/package");
+    });
+
+    it("when the host knows none, the check sees the learner's own value, as any variable", async () => {
+      const workspace = makeRepo(ADD_PROJECT);
+      process.env.PI_QUESTS_PI_PACKAGE = "/home/me/my-pi";
+      const check = printsIt(workspace);
+      const { verifier } = await verifierFor(workspace, { pin: [check] });
+      expect(finished(await verifier.run(check)).stdout).toBe("/home/me/my-pi");
+    });
+  });
 });
