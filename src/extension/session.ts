@@ -102,9 +102,15 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
       });
     },
     // git (execa) loads when a quest first needs it, not while Pi starts.
-    async prepareSandbox(quest) {
+    async prepareSandbox(quest, recorded) {
       const { prepareSandbox } = await import("../runtime/sandbox.ts");
-      return prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env });
+      return prepareSandbox({
+        template: quest.sandboxDir,
+        workspace,
+        questId: quest.id,
+        env,
+        ...(recorded ? { recorded } : {}),
+      });
     },
     // Read at activation, so a dependency the agent patches afterwards never decides a check.
     async pinDependencies() {
