@@ -99,6 +99,9 @@ export default function piQuests(pi: ExtensionAPI): void {
     "thinking_level_select",
     withLabels((event, ctx) => translator.thinkingLevelSelect(event.level, ctx.model)),
   );
+  // Only the event before a compaction has its instructions; they go with the compaction's event.
+  pi.on("session_before_compact", (event) => translator.compactionStarts(event));
+  pi.on("session_compact_failed", () => translator.compactionFailed());
   pi.on(
     "session_compact",
     withLabels((event) =>
