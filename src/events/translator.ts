@@ -225,8 +225,7 @@ export function createPiEventTranslator(): PiEventTranslator {
   const models = createModelOrder();
   const entries = createEntryCursor();
   let assistantTurns = 0;
-  // What `session_before_compact` said, until its compaction ends (or fails).
-  let compactInstructions: string | undefined;
+  const compaction = createCompactionInstructions();
 
   return {
     sessionStart({ entries: had = [], model, ...session }) {
@@ -310,21 +309,11 @@ export function createPiEventTranslator(): PiEventTranslator {
       models.modelSelected({ provider, id }, modelSelectEvent({ provider, modelId: id, source })),
     thinkingLevelSelect: (level, currentModel) =>
       models.thinkingSelected(thinkingLevelSelectEvent({ level }), currentModel),
-    compactionStarts({ customInstructions }) {
-      compactInstructions = customInstructions?.trim() ? customInstructions : undefined;
+    compactionStarts: ({ customInstructions }) => compaction.start(customInstructions),
+    compactionFailed: () => {
+      compaction.take();
     },
-    compactionFailed() {
-      compactInstructions = undefined;
-    },
-    sessionCompact({ summary, reason }) {
-      const instructions = compactInstructions;
-      compactInstructions = undefined;
-      return sessionCompactEvent({
-        summary,
-        reason,
-        ...(instructions !== undefined ? { instructions } : {}),
-      });
-    },
+    sessionCompact: ({ summary, reason }) => sessionCompactEvent({ summary, reason, ...compaction.take() }),
     sessionTree: ({ summary }) => sessionTreeEvent({ summary }),
     sessionName: (name) => sessionNameEvent({ name }),
     labels: (now) =>
@@ -359,4 +348,20 @@ function firstText(result: unknown): string | undefined {
       typeof item === "object" && item !== null && item.type === "text" && typeof item.text === "string",
   );
   return block?.text;
+}
+
+/** What `session_before_compact` said the summary should keep, until its compaction ends or fails. */
+function createCompactionInstructions() {
+  let pending: string | undefined;
+  return {
+    start(instructions: string | undefined): void {
+      pending = instructions?.trim() ? instructions : undefined;
+    },
+    /** The instructions, once: the next compaction has its own. */
+    take(): { instructions?: string } {
+      const instructions = pending;
+      pending = undefined;
+      return instructions === undefined ? {} : { instructions };
+    },
+  };
 }

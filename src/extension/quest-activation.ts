@@ -76,6 +76,11 @@ export function questRunsInTaskVerifier(quest: Quest): boolean {
   return quest.checks.some(runsInTaskVerifier);
 }
 
+/** What the learner is told when a sandbox's files were added on top of another's. */
+function upgradeNote(template: string, upgraded: { from: string; commit: string }): string {
+  return `This folder had the ${upgraded.from} files; the ${basename(template)} files were added on top, in a commit of pi-quests' own ("${upgraded.commit}"). Nothing of yours changed.`;
+}
+
 export function createQuestActivator(options: QuestActivationOptions): QuestActivator {
   const { session, events, ui } = options;
 
@@ -98,12 +103,7 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     const prepared = await options.prepareSandbox({ ...quest, sandboxDir: template }, recorded);
     if (prepared.ok) {
       session.recordSandbox(template, prepared.baseline);
-      const { upgraded } = prepared;
-      if (upgraded === undefined) return { ok: true };
-      return {
-        ok: true,
-        added: `This folder had the ${upgraded.from} files; the ${basename(template)} files were added on top, in a commit of pi-quests' own ("${upgraded.commit}"). Nothing of yours changed.`,
-      };
+      return prepared.upgraded ? { ok: true, added: upgradeNote(template, prepared.upgraded) } : { ok: true };
     }
     // A quest that is active stays active; only with none is the next one's problem shown.
     if (!session.active) {
