@@ -1,4 +1,5 @@
 /** The real Node adapters behind the engine's `Probes` port. */
+import { piPackageEnvironment } from "../core/pi-package.ts";
 import type { IsolatedRunRequest, Probes, ScriptOutcome } from "../verifier/probes.ts";
 import { fileExists, readFile } from "./files.ts";
 import { createGitProbe } from "./git.ts";
@@ -13,13 +14,17 @@ export type NodeProbesOptions = {
   home?: string;
   /** The isolated task verifier's run, when there is one (src/runtime/quest-evaluator.ts builds it). */
   runIsolated?: (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
+  /** Pi's package folder, when the host knows it: an in-place command's PI_QUESTS_PI_PACKAGE. */
+  piPackage?: string;
 };
 
 export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
+  const run = bashCheck();
+  const piPackage = piPackageEnvironment(options.piPackage);
   return {
     fileExists,
     readFile,
-    runCommand: bashCheck(),
+    runCommand: (request) => run({ ...request, env: { ...request.env, ...piPackage } }),
     ...(options.runIsolated ? { runIsolated: options.runIsolated } : {}),
     git: createGitProbe(),
     // Loaded on first use: Pi's skill loader alone takes a second to import.

@@ -49,6 +49,11 @@ export type QuestEvaluatorOptions = {
   onIntegrityAlert?: IntegrityReporter;
   /** node_modules as pinned when the quest was activated (pinDependencies); absent, not compared. */
   dependencies?: DependencyPin;
+  /**
+   * Pi's package folder, when the host knows it (the extension: the Pi that loaded it; the CLI:
+   * the Pi it would play with): command checks get it as PI_QUESTS_PI_PACKAGE.
+   */
+  piPackage?: string;
 };
 
 export type EvaluationInput = {
@@ -108,6 +113,7 @@ async function isolatedRun(options: QuestEvaluatorOptions): Promise<IsolatedRun 
     checks: commandChecks.map((check) => ({ questId: quest.id, check })),
     env: options.env,
     ...(options.dependencies ? { dependencies: options.dependencies } : {}),
+    ...(options.piPackage ? { piPackage: options.piPackage } : {}),
   });
   // A template commit that is gone is said so, never replaced by HEAD.
   return made.ok
@@ -132,6 +138,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
     env: options.env,
     home: options.home,
     ...(runIsolated ? { runIsolated } : {}),
+    ...(options.piPackage ? { piPackage: options.piPackage } : {}),
   });
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
   // snapshot of that evaluation.
