@@ -44,6 +44,8 @@ export type TmuxPane = {
   ): Promise<string>;
   /** Live (not zombie) processes started in the pane. */
   processes(): number[];
+  /** Polls until no process of the pane is left (the program quit by itself); fails after `timeoutMs`. */
+  waitForExit(what: string, options?: { timeoutMs?: number }): Promise<void>;
   /** Kills the tmux server and waits until no process of the pane is left; throws if one had to be killed. */
   kill(): Promise<void>;
 };
@@ -148,6 +150,13 @@ export function startTmux(options: TmuxOptions): TmuxPane {
       }
     },
     processes,
+    async waitForExit(what, { timeoutMs = 30_000 } = {}) {
+      const deadline = Date.now() + timeoutMs;
+      while (processes().length > 0) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen:\n${screen()}`);
+        await sleep(POLL_MS);
+      }
+    },
     async kill() {
       if (killed) return;
       killed = true;
