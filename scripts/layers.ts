@@ -25,13 +25,15 @@ export const LAYERS: readonly (readonly string[])[] = [
 /**
  * The only modules that import Pi's packages at run time: the two Pi entries, the extension's
  * (Pi's extension API) and the scripted model's (pi-ai's faux provider, which plays a play's
- * replies), and the skill probe, which loads skills with Pi's own loader so a skill check judges
- * a skill by Pi's rules, in the CLI as well as in Pi. Anywhere else, Pi is imported for its types.
+ * replies), the skill probe, which loads skills with Pi's own loader so a skill check judges
+ * a skill by Pi's rules, in the CLI as well as in Pi, and the review session, which runs the
+ * reviewer through Pi's SDK. Anywhere else, Pi is imported for its types.
  */
 export const PI_RUNTIME_IMPORTERS: readonly string[] = [
   "src/extension/index.ts",
   "src/extension/scripted-model.ts",
   "src/probes/skill.ts",
+  "src/probes/review-session.ts",
 ];
 const PI_PACKAGE = /^@earendil-works\//;
 
