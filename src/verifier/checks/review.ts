@@ -179,6 +179,10 @@ function reviewHint(result: CheckResult): string | undefined {
   const evidence = result.evidence;
   if (result.status !== "pending" || evidence.kind !== "review") return undefined;
   if (evidence.pending === "awaiting_review") return "/quest check to have it reviewed";
+  // The summary says which model and why (/quest status); the HUD says what to do.
+  if (evidence.pending === "no_model") return "no usable review model: /model, /login, or the check's model:";
+  if (evidence.pending === "needs_review")
+    return evidence.summary.replace("the review was not taken: ", "review not taken: ");
   return undefined;
 }
 
