@@ -21,3 +21,9 @@ export async function measure(
 }
 
 export const ms = (value: number) => (value < 1 ? value.toFixed(3) : value.toFixed(2));
+
+/** The median of some timings already taken (the upper one of an even count's two middles). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}

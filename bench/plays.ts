@@ -15,7 +15,7 @@ import { planChains } from "../src/cli/plays/plan.ts";
 import { PLAY_MODEL, PLAY_PROVIDER, PLAY_REPLIES_ENV, playRepliesJson } from "../src/core/play-replies.ts";
 import { loadQuests } from "../src/verifier/loader.ts";
 import { loadPlays } from "../src/verifier/play-loader.ts";
-import { ms } from "./measure.ts";
+import { median, ms } from "./measure.ts";
 
 const repo = resolve(import.meta.dirname, "..");
 const PI = join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
@@ -103,11 +103,6 @@ export async function benchPlays(rounds = 3, pack = STARTER_PACK): Promise<Plays
     rmSync(home, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 export function playsTable(bench: PlaysBench): string {
   const jobs1 = median(bench.jobs1);

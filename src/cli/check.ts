@@ -21,6 +21,7 @@ import { chooseBaselines } from "./baselines.ts";
 import type { CliCommand } from "./command.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
+import { findPi } from "./plays/pi-binary.ts";
 import { parseSessionFile, type SessionFileProblem } from "./session-file.ts";
 
 export const CHECK_USAGE = `Usage: pi-quests check QUEST.yaml|PACK_DIR [options]
@@ -255,11 +256,21 @@ async function evaluateQuest(
     confirmed: (id) => confirmed.has(id),
     onIntegrityAlert: (alert) => io.stderr(`warning: ${describeAlert(alert)}\n`),
     ...(values["review-model"] ? { reviewModels: { fallback: values["review-model"] } } : {}),
+    ...piPackageOf(io),
   });
   const result = await evaluate({ events, ...(sessionId ? { sessionId } : {}) });
   const json = notes.length > 0 ? { ...result, notes } : result;
   io.stdout(values.json ? `${JSON.stringify(json)}\n` : formatQuestResult(result, quest.title));
   return exitCodeFor(result.status);
+}
+
+/**
+ * Pi's package folder for command checks (PI_QUESTS_PI_PACKAGE): the Pi a play would run
+ * (src/cli/plays/pi-binary.ts), when there is one.
+ */
+function piPackageOf(io: CliIo): { piPackage?: string } {
+  const found = findPi({ env: io.env, cwd: io.cwd });
+  return found.ok ? { piPackage: found.pi.packageDir } : {};
 }
 
 const withActivation = (activation: QuestActivation | undefined) => (activation ? { activation } : {});

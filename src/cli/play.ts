@@ -94,7 +94,7 @@ export async function play(args: string[], io: CliIo): Promise<number> {
   if (!pi.ok) return invalid(io, pi.message);
 
   const root = await realpath(await mkdtemp(join(tmpdir(), "pi-quests-play-")));
-  const folders = await makeChainFolders(root);
+  const folders = await makeChainFolders(root, pi.pi.cli);
   const containment = await openPlayContainment();
   try {
     const env = { ...playEnv({ env: io.env, pack }, folders), ...containment.env };

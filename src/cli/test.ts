@@ -28,6 +28,9 @@ complete. The required quests' pass plays run first, in the same workspace.
 
 Options:
   --quest ID             only this quest's plays
+  --chapter C            only the plays of this chapter's quests (repeatable): C is the
+                         chapter's title as the quests give it, or its number (1 for the
+                         chapter of the pack's first quest, in the order chapters first appear)
   --reporter NAME        text (default), json, junit or tap
   --jobs N               plays run side by side (default: the number of cores)
   --strict               a quest without solutions/QUEST/pass.yaml fails the run
@@ -49,6 +52,7 @@ export const TEST_COMMAND: CliCommand = {
 
 const TEST_OPTIONS = {
   quest: { type: "string" },
+  chapter: { type: "string", multiple: true },
   reporter: { type: "string" },
   jobs: { type: "string" },
   strict: { type: "boolean" },
@@ -90,10 +94,14 @@ export async function test(args: string[], io: CliIo): Promise<number> {
   if (!plays.ok) return printDiagnostics(io, plays.diagnostics);
   if (values.quest !== undefined && !ids.includes(values.quest))
     return invalid(io, `no quest "${values.quest}" in ${positionals[0]}; its quests: ${ids.join(", ")}`);
+  const inChapters = questsOfChapters(quests.value, values.chapter ?? []);
+  if (!inChapters.ok) return invalid(io, inChapters.message);
   const pi = findPi({ env: io.env, cwd: io.cwd });
   if (!pi.ok) return invalid(io, pi.message);
 
-  const chosen = plays.value.filter((play) => values.quest === undefined || play.quest === values.quest);
+  const asked = (quest: string) =>
+    (values.quest === undefined || quest === values.quest) && (inChapters.ids?.has(quest) ?? true);
+  const chosen = plays.value.filter((play) => asked(play.quest));
   // Planned with every play: a chosen quest's requirements are set up by their own pass plays.
   const chains = planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play));
   const { reports, kept } = await runPlays(chains, {
@@ -109,7 +117,10 @@ export async function test(args: string[], io: CliIo): Promise<number> {
   const report: TestReport = {
     pack: positionals[0] ?? "",
     plays: reports,
-    unproven: unproven(quests.value, chosen, values.quest),
+    unproven: unproven(
+      quests.value.filter((quest) => asked(quest.id)),
+      chosen,
+    ),
     strict: values.strict === true,
     piVersion: pi.pi.version,
   };
@@ -118,14 +129,40 @@ export async function test(args: string[], io: CliIo): Promise<number> {
   return testExitCode(report);
 }
 
-/** The quests (of those asked for) that no pass play proves. */
-function unproven(
-  quests: readonly Quest[],
-  plays: readonly { quest: string; name: string }[],
-  only?: string,
-): string[] {
+/** The quests (those asked for) that no pass play proves. */
+function unproven(quests: readonly Quest[], plays: readonly { quest: string; name: string }[]): string[] {
   return quests
-    .filter((quest) => only === undefined || quest.id === only)
     .filter((quest) => !plays.some((play) => play.quest === quest.id && play.name === "pass"))
     .map((quest) => quest.id);
+}
+
+/**
+ * The ids of the quests in the chapters `asked` (titles, or numbers in the order the chapters
+ * first appear in the pack); undefined ids when none was asked (every quest).
+ */
+export function questsOfChapters(
+  quests: readonly Pick<Quest, "id" | "chapter">[],
+  asked: readonly string[],
+): { ok: true; ids?: Set<string> } | { ok: false; message: string } {
+  if (asked.length === 0) return { ok: true };
+  const chapters = [...new Set(quests.flatMap((quest) => (quest.chapter ? [quest.chapter] : [])))];
+  const titles = new Set<string>();
+  for (const word of asked) {
+    const number = /^[1-9][0-9]*$/.test(word) ? Number(word) : undefined;
+    const title = chapters.includes(word) ? word : number !== undefined ? chapters[number - 1] : undefined;
+    if (title === undefined) {
+      const listed = chapters.map((chapter, index) => `${index + 1} "${chapter}"`).join(", ");
+      return {
+        ok: false,
+        message: `no chapter "${word}" in this pack; its chapters: ${listed || "none (no quest has a chapter)"}`,
+      };
+    }
+    titles.add(title);
+  }
+  return {
+    ok: true,
+    ids: new Set(
+      quests.filter((quest) => quest.chapter && titles.has(quest.chapter)).map((quest) => quest.id),
+    ),
+  };
 }

@@ -90,9 +90,20 @@ const PAYLOADS = {
   model_select: (model: { provider: string; modelId: string; source?: "set" | "cycle" }) =>
     present({ provider: model.provider, modelId: model.modelId, source: model.source }),
   thinking_level_select: (thinking: { level: string }) => ({ level: thinking.level }),
-  /** `reason` only live. */
-  session_compact: (compaction: { summary: string; reason?: "manual" | "threshold" | "overflow" }) =>
-    present({ reason: compaction.reason, summary: compaction.summary }),
+  /**
+   * `reason` and `instructions` only live: the instructions `/compact <text>` (or RPC `compact`
+   * with `customInstructions`) gave the summary, absent when there were none.
+   */
+  session_compact: (compaction: {
+    summary: string;
+    reason?: "manual" | "threshold" | "overflow";
+    instructions?: string;
+  }) =>
+    present({
+      reason: compaction.reason,
+      summary: compaction.summary,
+      instructions: compaction.instructions,
+    }),
   /** A `/tree` navigation; only one with a summary leaves a trace in a session file. */
   session_tree: (navigation: { summary?: string }) =>
     navigation.summary === undefined

@@ -21,7 +21,8 @@
  * model_select      model_select                             a model_change entry
  * thinking_level_   thinking_level_select                    a thinking_level_change entry
  *   select
- * session_compact   session_compact                          a compaction entry
+ * session_compact   session_compact (instructions from         a compaction entry
+ *                     session_before_compact)
  * session_tree      session_tree                             a branch_summary entry
  * session_name      session_info_changed                     a session_info entry
  * label             a new label entry among the session's     a label entry
@@ -183,6 +184,13 @@ export type PiEventTranslator = {
    * one recorded, a model switch caused this, and the level waits for the model's event.
    */
   thinkingLevelSelect(level: string, currentModel?: ModelRead): PiEvent | undefined;
+  /**
+   * A compaction is about to be made, with these instructions for its summary (live): the next
+   * `sessionCompact` carries them. Nothing is recorded for it.
+   */
+  compactionStarts(compaction: { customInstructions?: string }): void;
+  /** A compaction did not happen after all: the instructions it was given are forgotten. */
+  compactionFailed(): void;
   sessionCompact(compaction: { summary: string; reason?: "manual" | "threshold" | "overflow" }): PiEvent;
   /** A `/tree` navigation, with the branch summary when one was made. */
   sessionTree(navigation: { summary?: string }): PiEvent;
@@ -217,6 +225,7 @@ export function createPiEventTranslator(): PiEventTranslator {
   const models = createModelOrder();
   const entries = createEntryCursor();
   let assistantTurns = 0;
+  const compaction = createCompactionInstructions();
 
   return {
     sessionStart({ entries: had = [], model, ...session }) {
@@ -300,7 +309,11 @@ export function createPiEventTranslator(): PiEventTranslator {
       models.modelSelected({ provider, id }, modelSelectEvent({ provider, modelId: id, source })),
     thinkingLevelSelect: (level, currentModel) =>
       models.thinkingSelected(thinkingLevelSelectEvent({ level }), currentModel),
-    sessionCompact: ({ summary, reason }) => sessionCompactEvent({ summary, reason }),
+    compactionStarts: ({ customInstructions }) => compaction.start(customInstructions),
+    compactionFailed: () => {
+      compaction.take();
+    },
+    sessionCompact: ({ summary, reason }) => sessionCompactEvent({ summary, reason, ...compaction.take() }),
     sessionTree: ({ summary }) => sessionTreeEvent({ summary }),
     sessionName: (name) => sessionNameEvent({ name }),
     labels: (now) =>
@@ -335,4 +348,20 @@ function firstText(result: unknown): string | undefined {
       typeof item === "object" && item !== null && item.type === "text" && typeof item.text === "string",
   );
   return block?.text;
+}
+
+/** What `session_before_compact` said the summary should keep, until its compaction ends or fails. */
+function createCompactionInstructions() {
+  let pending: string | undefined;
+  return {
+    start(instructions: string | undefined): void {
+      pending = instructions?.trim() ? instructions : undefined;
+    },
+    /** The instructions, once: the next compaction has its own. */
+    take(): { instructions?: string } {
+      const instructions = pending;
+      pending = undefined;
+      return instructions === undefined ? {} : { instructions };
+    },
+  };
 }

@@ -10,7 +10,7 @@ import type { EventLog } from "../events/log-writer.ts";
 import { EVALUATION_TRIGGERS, PI_EVENTS, type PiEvent } from "../events/names.ts";
 import type { Progress, ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
-import type { SandboxOutcome } from "../runtime/sandbox.ts";
+import type { SandboxOutcome, SandboxRecord } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { confirmationPrompt } from "../verifier/checks/registry.ts";
 import { inLearnerPaths } from "../verifier/learner-paths.ts";
@@ -41,7 +41,7 @@ export type QuestControllerDeps = {
   /** Pins the workspace's node_modules, for a quest whose command checks run in the task verifier. */
   pinDependencies?(): Promise<DependencyPin>;
   /** Sets up the workspace from a sandbox quest's template. */
-  prepareSandbox(quest: Quest & { sandboxDir: string }): Promise<SandboxOutcome>;
+  prepareSandbox(quest: Quest & { sandboxDir: string }, recorded?: SandboxRecord): Promise<SandboxOutcome>;
   /** The workspace's HEAD commit (a full object id), if it is a git repository with one. */
   headCommit(): Promise<string | undefined>;
   sessionId(): string | undefined;

@@ -15,9 +15,10 @@ import type {
   UserBashEvent,
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
-import { createLocalBashOperations } from "@earendil-works/pi-coding-agent";
+import { createLocalBashOperations, getPackageDir } from "@earendil-works/pi-coding-agent";
 import { Markdown, Text, truncateToWidth } from "@earendil-works/pi-tui";
 import { agentDirFrom } from "../core/paths.ts";
+import { piPackageFolderOf } from "../core/pi-package.ts";
 import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
@@ -99,6 +100,9 @@ export default function piQuests(pi: ExtensionAPI): void {
     "thinking_level_select",
     withLabels((event, ctx) => translator.thinkingLevelSelect(event.level, ctx.model)),
   );
+  // Only the event before a compaction has its instructions; they go with the compaction's event.
+  pi.on("session_before_compact", (event) => translator.compactionStarts(event));
+  pi.on("session_compact_failed", () => translator.compactionFailed());
   pi.on(
     "session_compact",
     withLabels((event) =>
@@ -180,6 +184,7 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi) {
       cwd: ctx.cwd,
       env: process.env,
       ui,
+      ...piPackageOption(runningPiPackage()),
       sessionId: () => sessionId,
       backlog: early,
       reviewModels: reviewModelsOf(ctx),
@@ -309,3 +314,20 @@ function recordExitCode(
     },
   };
 }
+
+/**
+ * The folder of the Pi that loaded pi-quests (a command check's PI_QUESTS_PI_PACKAGE): Pi's own
+ * `getPackageDir()` (the package its modules run from), unless PI_PACKAGE_DIR overrides that
+ * answer with whatever the environment says; else the package Pi's entry script
+ * (`process.argv[1]`) belongs to. Either way only a real Pi package folder counts.
+ */
+export function runningPiPackage(): string | undefined {
+  const candidates = [process.env.PI_PACKAGE_DIR ? undefined : getPackageDir(), process.argv[1]];
+  for (const candidate of candidates) {
+    const folder = candidate ? piPackageFolderOf(candidate) : undefined;
+    if (folder) return folder;
+  }
+  return undefined;
+}
+
+const piPackageOption = (piPackage: string | undefined) => (piPackage ? { piPackage } : {});

@@ -5,9 +5,10 @@
  * quest activated), each shown on the HUD and told to the learner.
  */
 
+import { basename } from "node:path";
 import type { EventLog } from "../events/log-writer.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/names.ts";
-import type { SandboxOutcome } from "../runtime/sandbox.ts";
+import type { SandboxOutcome, SandboxRecord } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { runsInTaskVerifier } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
@@ -38,7 +39,11 @@ export type QuestActivationOptions = {
   ui: Pick<QuestUi, "notify">;
   sessionId(): string | undefined;
   /** Sets up the workspace from a sandbox quest's template. */
-  prepareSandbox(quest: Quest & { sandboxDir: string }): Promise<SandboxOutcome>;
+  /**
+   * Sets up the workspace from a sandbox quest's template; `recorded` is the sandbox it was set
+   * up from before, on top of which another template's files may be added.
+   */
+  prepareSandbox(quest: Quest & { sandboxDir: string }, recorded?: SandboxRecord): Promise<SandboxOutcome>;
   /** The workspace's HEAD commit (a full object id), if it is a git repository with one. */
   headCommit(): Promise<string | undefined>;
   /** Pins the workspace's node_modules, for a quest whose command checks run in the task verifier. */
@@ -71,6 +76,11 @@ export function questRunsInTaskVerifier(quest: Quest): boolean {
   return quest.checks.some(runsInTaskVerifier);
 }
 
+/** What the learner is told when a sandbox's files were added on top of another's. */
+function upgradeNote(template: string, upgraded: { from: string; commit: string }): string {
+  return `This folder had the ${upgraded.from} files; the ${basename(template)} files were added on top, in a commit of pi-quests' own ("${upgraded.commit}"). Nothing of yours changed.`;
+}
+
 export function createQuestActivator(options: QuestActivationOptions): QuestActivator {
   const { session, events, ui } = options;
 
@@ -80,13 +90,20 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     "(/quest hint if you are stuck)",
   ];
 
-  /** The sandbox a quest works in, set up unless the last one came from the same template. */
-  const setUpSandbox = async (quest: Quest, template: string): Promise<Activation> => {
-    if (session.progress.sandbox?.template === template) return { ok: true };
-    const prepared = await options.prepareSandbox({ ...quest, sandboxDir: template });
+  /**
+   * The sandbox a quest works in, set up unless the last one came from the same template (or
+   * another template's files added on top of the last one: then `added` says so).
+   */
+  const setUpSandbox = async (
+    quest: Quest,
+    template: string,
+  ): Promise<{ ok: true; added?: string } | { ok: false; message: string }> => {
+    const recorded = session.progress.sandbox;
+    if (recorded?.template === template) return { ok: true };
+    const prepared = await options.prepareSandbox({ ...quest, sandboxDir: template }, recorded);
     if (prepared.ok) {
       session.recordSandbox(template, prepared.baseline);
-      return { ok: true };
+      return prepared.upgraded ? { ok: true, added: upgradeNote(template, prepared.upgraded) } : { ok: true };
     }
     // A quest that is active stays active; only with none is the next one's problem shown.
     if (!session.active) {
@@ -102,10 +119,8 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
   };
 
   const activate = async (quest: Quest, announce = true): Promise<Activation> => {
-    if (quest.sandboxDir) {
-      const sandbox = await setUpSandbox(quest, quest.sandboxDir);
-      if (!sandbox.ok) return sandbox;
-    }
+    const sandbox = quest.sandboxDir ? await setUpSandbox(quest, quest.sandboxDir) : { ok: true as const };
+    if (!sandbox.ok) return sandbox;
     const baseline = await options.headCommit();
     // Tests come from the template's own commit, never from one made since (say, in an earlier
     // quest on the same sandbox); commits are still counted from HEAD now.
@@ -121,7 +136,9 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     session.makeActive({ record, quest });
     await session.save();
     options.render();
-    if (announce) ui.notify(message(...announcement(quest)), "info");
+    const added = "added" in sandbox && sandbox.added ? [sandbox.added] : [];
+    if (announce) ui.notify(message(...announcement(quest), ...added), "info");
+    else if (added.length > 0) ui.notify(message(...added), "info");
     options.evaluateActivated();
     return { ok: true };
   };

@@ -26,6 +26,8 @@ export type QuestSessionOptions = {
   cwd: string;
   env: Record<string, string | undefined>;
   ui: QuestUi;
+  /** The folder of the Pi that loaded pi-quests, when known: command checks' PI_QUESTS_PI_PACKAGE. */
+  piPackage?: string;
   sessionId(): string | undefined;
   debounceMs?: number;
   /** Events that came while opening; recorded before the first evaluation. */
@@ -101,12 +103,19 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         onIntegrityAlert: alerts.report,
         ...(options.reviewModels ? { reviewModels: options.reviewModels } : {}),
         ...(hooks ? { onReviewActivity: hooks.onReviewActivity } : {}),
+        ...(options.piPackage ? { piPackage: options.piPackage } : {}),
       });
     },
     // git (execa) loads when a quest first needs it, not while Pi starts.
-    async prepareSandbox(quest) {
+    async prepareSandbox(quest, recorded) {
       const { prepareSandbox } = await import("../runtime/sandbox.ts");
-      return prepareSandbox({ template: quest.sandboxDir, workspace, questId: quest.id, env });
+      return prepareSandbox({
+        template: quest.sandboxDir,
+        workspace,
+        questId: quest.id,
+        env,
+        ...(recorded ? { recorded } : {}),
+      });
     },
     // Read at activation, so a dependency the agent patches afterwards never decides a check.
     async pinDependencies() {

@@ -1,4 +1,5 @@
 /** The real Node adapters behind the engine's `Probes` port. */
+import { piPackageEnvironment } from "../core/pi-package.ts";
 import type {
   IsolatedRunRequest,
   Probes,
@@ -21,13 +22,17 @@ export type NodeProbesOptions = {
   runIsolated?: (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
   /** The reviewer of review checks, when the quest has one (src/runtime/reviewer.ts builds it). */
   review?: (request: ReviewRequest) => Promise<ReviewOutcome>;
+  /** Pi's package folder, when the host knows it: an in-place command's PI_QUESTS_PI_PACKAGE. */
+  piPackage?: string;
 };
 
 export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
+  const run = bashCheck();
+  const piPackage = piPackageEnvironment(options.piPackage);
   return {
     fileExists,
     readFile,
-    runCommand: bashCheck(),
+    runCommand: (request) => run({ ...request, env: { ...request.env, ...piPackage } }),
     ...(options.runIsolated ? { runIsolated: options.runIsolated } : {}),
     ...(options.review ? { review: options.review } : {}),
     git: createGitProbe(),

@@ -102,13 +102,20 @@ function evidenceOf(receipt: Receipt, reused: boolean): ReceiptEvidence {
   };
 }
 
-/** A fresh receipt of this exact check on this exact snapshot answers it again; nothing runs. */
+/**
+ * A fresh receipt of this exact check on this exact snapshot answers it again; nothing runs.
+ * Only a `worktree` run is answered so: what it sees is the fingerprinted files on the pinned
+ * baseline. An `isolation: none` command runs in the learner's folder with their environment and
+ * may read what no fingerprint covers (the agent dir's trust.json, a running server), so it runs
+ * every time it is evaluated.
+ */
 async function reuse(
   evaluation: Evaluation,
   check: CommandCheck,
   questId: string,
   cwd: string,
 ): Promise<CheckResult | undefined> {
+  if (check.isolation !== "worktree") return undefined;
   const snap = await evaluation.snapshot();
   if (!snap.ok) return undefined;
   const where = checkCwd(evaluation, cwd);
@@ -120,7 +127,7 @@ async function reuse(
     (newest.state === "passed" || newest.state === "failed") &&
     newest.termination === "exit" &&
     newest.fingerprint?.value === snap.fingerprint.value &&
-    (check.isolation === "none" || newest.provenance.baseline === (evaluation.options.baseline ?? null)) &&
+    newest.provenance.baseline === (evaluation.options.baseline ?? null) &&
     newest.result !== null;
   if (!fresh || !newest.result || !isCommandEvidence(newest.result.evidence)) return undefined;
   return {

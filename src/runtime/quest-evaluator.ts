@@ -55,6 +55,11 @@ export type QuestEvaluatorOptions = {
   reviewModels?: ReviewModelSource;
   /** Told when a review starts and ends (the HUD says "reviewing…"). */
   onReviewActivity?: ReviewerOptions["onActivity"];
+  /**
+   * Pi's package folder, when the host knows it (the extension: the Pi that loaded it; the CLI:
+   * the Pi it would play with): command checks get it as PI_QUESTS_PI_PACKAGE.
+   */
+  piPackage?: string;
 };
 
 export type EvaluationInput = {
@@ -116,6 +121,7 @@ async function isolatedRun(options: QuestEvaluatorOptions): Promise<IsolatedRun 
     checks: commandChecks.map((check) => ({ questId: quest.id, check })),
     env: options.env,
     ...(options.dependencies ? { dependencies: options.dependencies } : {}),
+    ...(options.piPackage ? { piPackage: options.piPackage } : {}),
   });
   // A template commit that is gone is said so, never replaced by HEAD.
   return made.ok
@@ -151,6 +157,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
           }),
         }
       : {}),
+    ...(options.piPackage ? { piPackage: options.piPackage } : {}),
   });
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
   // snapshot of that evaluation.

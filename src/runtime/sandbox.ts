@@ -1,26 +1,45 @@
 /**
  * A quest's sandbox: its template folder copied into the learner's empty folder, made a git
  * repository, and the copy committed as the baseline. A folder that is not empty is never
- * touched: the learner is told how to get an empty one.
+ * touched (the learner is told how to get an empty one), but for one case: the folder is a
+ * sandbox pi-quests set up from another template, and the new template's files can be added on
+ * top without touching anything the learner did (`upgradeSandbox`, sandbox-upgrade.ts).
  */
 import { cp, readdir, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { createGitRunner } from "../probes/git-runner.ts";
+import { SANDBOX_IDENTITY, type SandboxRecord, upgradeSandbox } from "./sandbox-upgrade.ts";
 
 export type SandboxOutcome =
-  | { ok: true; baseline: string }
+  | {
+      ok: true;
+      baseline: string;
+      /**
+       * Set when the files were added on top of another template's sandbox: that template's
+       * name and the message of pi-quests' commit.
+       */
+      upgraded?: { from: string; commit: string };
+    }
   | { ok: false; kind: "not_empty" | "failed"; message: string };
 
-const IDENTITY = { name: "pi-quests", email: "pi-quests@localhost" };
+const IDENTITY = SANDBOX_IDENTITY;
+
+export { type SandboxRecord, upgradeSandbox };
 
 export async function prepareSandbox(options: {
   template: string;
   workspace: string;
   questId: string;
   env?: Record<string, string | undefined>;
+  /** The sandbox this folder was set up from, as progress records it. */
+  recorded?: SandboxRecord;
 }): Promise<SandboxOutcome> {
   const { template, workspace, questId } = options;
   const entries = await readdir(workspace);
+  if (entries.length > 0 && options.recorded && options.recorded.template !== template) {
+    const upgraded = await upgradeSandbox({ ...options, recorded: options.recorded });
+    if (upgraded.ok || upgraded.kind === "failed") return upgraded;
+  }
   if (entries.length > 0) {
     const shown = entries.slice(0, 3).join(", ") + (entries.length > 3 ? ", …" : "");
     return {

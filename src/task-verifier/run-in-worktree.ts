@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { isInside } from "../core/paths.ts";
+import { inRepositoryPaths } from "../verifier/learner-paths.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { BaselineTree } from "./baseline-facts.ts";
 import type { Candidate } from "./candidate.ts";
@@ -132,7 +133,11 @@ async function restoreProtected(
   return { ok: true, value: prepared.value };
 }
 
-/** Runs the check; a change to the files it was given, while it ran, makes its result unused. */
+/**
+ * Runs the check; a change to the files it was given, while it ran, makes its result unused.
+ * What the check printed names the worktree's files; the outcome names them as the learner's
+ * (the same path under the repository), and only the run's output.log keeps the bytes as printed.
+ */
 async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles): Promise<ScriptOutcome> {
   const cwd = join(record.worktree, ctx.cwd);
   if (leavesWorktree(cwd, record.worktree))
@@ -140,7 +145,7 @@ async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles)
       `the check's folder ${ctx.cwd} leads out of the worktree through a link (the candidate's change); nothing ran`,
       record.verification,
     );
-  const ran = await ctx.runScript({
+  const printed = await ctx.runScript({
     script: runName(ctx),
     content: ctx.pinned.check.run,
     cwd,
@@ -150,6 +155,11 @@ async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles)
       ...toolEnvironment(ctx.tools, record.searchPath.path),
       [RUN_VARIABLE]: record.runDir,
     },
+  });
+  record.printed = printed.report;
+  const ran = inRepositoryPaths(printed, {
+    worktrees: [record.worktree, realPathOr(record.worktree)],
+    repository: ctx.place.repositoryRoot,
   });
   const touched = changedGivenFiles(record.worktree, given);
   if (touched.length === 0) return ran;
@@ -161,6 +171,14 @@ async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles)
     report: ran.report,
     truncated: ran.truncated,
   };
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

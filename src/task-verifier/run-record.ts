@@ -22,6 +22,8 @@ export type RunRecord = {
   /** The PATH the check runs with, and what was dropped from it. */
   searchPath: CheckPath;
   untracked: string[];
+  /** What the check printed, as it printed it (the outcome names the learner's paths instead). */
+  printed?: string;
 };
 
 const hex = (...parts: string[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex");
@@ -86,7 +88,8 @@ export async function finishRunRecord(
   outcome: ScriptOutcome,
   startedAt: string,
 ): Promise<void> {
-  await writeAtomically(join(record.runDir, "output.log"), outcome.report);
+  // The bytes as the check printed them, worktree paths and all; when no check ran, the outcome's.
+  await writeAtomically(join(record.runDir, "output.log"), record.printed ?? outcome.report);
   await writeJson(join(record.runDir, "run.json"), {
     executable: "bash",
     arguments: ["-c", ctx.pinned.check.run, runName(ctx)],

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { access, constants, rename, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { piPackageEnvironment } from "../core/pi-package.ts";
 import { writeAtomically } from "./evidence.ts";
 import { ensureRealFolder } from "./worktree.ts";
 
@@ -16,6 +17,8 @@ export type Tools = {
   /** Empty npm user and global configuration files (npm refuses one file for both). */
   npmUserConfig: string;
   npmGlobalConfig: string;
+  /** Pi's package folder, when the host knows it: the check's PI_QUESTS_PI_PACKAGE. */
+  piPackage?: string;
 };
 
 export async function executable(path: string): Promise<boolean> {
@@ -110,9 +113,13 @@ export async function toolsProblem(tools: Tools, needsNpm: boolean): Promise<str
   return undefined;
 }
 
-/** The environment a check runs in: our Node and npm first, npm's user and global config empty. */
+/**
+ * The environment a check runs in: our Node and npm first, npm's user and global config empty,
+ * and Pi's package folder when it is known (set over whatever the inherited environment says).
+ */
 export function toolEnvironment(tools: Tools, basePath = process.env.PATH ?? ""): Record<string, string> {
   return {
+    ...piPackageEnvironment(tools.piPackage),
     PATH: [tools.binDir, dirname(tools.node), basePath].filter(Boolean).join(":"),
     npm_config_userconfig: tools.npmUserConfig,
     npm_config_globalconfig: tools.npmGlobalConfig,

@@ -23,6 +23,8 @@ export type TaskVerifierOptions = {
   nodeExecutable?: string;
   /** npm's entry point, when it is not in Node's own installation layout. */
   npmCliPath?: string;
+  /** Pi's package folder, when the host knows it: given to each check as PI_QUESTS_PI_PACKAGE. */
+  piPackage?: string;
   /**
    * The host's checks: only these run, exactly as they were at construction. A request names
    * one of them; its definition is never sent again.

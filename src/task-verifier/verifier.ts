@@ -58,7 +58,7 @@ export async function createTaskVerifier(
 
   const run = async (request: IsolatedRunRequest): Promise<ScriptOutcome> => {
     if (!prepared.ok) return unavailable(prepared.message);
-    const tools = prepared.tools;
+    const tools = options.piPackage ? { ...prepared.tools, piPackage: options.piPackage } : prepared.tools;
     const found = pinnedRun(pinnedChecks, request, { workspace, repositoryRoot });
     if (!found.ok) return unavailable(found.message);
     const content = found.pinned.check.run;

@@ -56,16 +56,48 @@ function readPath(payload: unknown, keys: readonly string[]): unknown {
   return value;
 }
 
+/** The segment of a `fields` path that stands for any element of a list or value of an object. */
+export const ANY_ELEMENT = "*";
+
+/**
+ * Why a `fields` path cannot be read (undefined when it can): `*` stands for any element only
+ * as a whole segment, so `a*` or `*x` is a mistake, not a key (no payload key is `*`).
+ */
+export function fieldPathProblem(dotted: string): string | undefined {
+  const bad = dotted.split(".").find((key) => key !== ANY_ELEMENT && key.includes(ANY_ELEMENT));
+  if (bad === undefined) return undefined;
+  return `"${dotted}": * stands for any element only as a whole segment (like contextFiles.*), not inside "${bad}"`;
+}
+
+/**
+ * A `fields` path, split once, as a test of a payload: without `*` the value at the path must
+ * satisfy `test` (absent is `undefined`); each `*` tries every element of the list (or value of
+ * the object) there, and the path holds when any way through it reaches a value that does. A
+ * `*` over nothing (an empty list, not a list) holds for none.
+ */
+function compileFieldPath(dotted: string, test: (value: unknown) => boolean): (payload: unknown) => boolean {
+  const keys = dotted.split(".");
+  if (!keys.includes(ANY_ELEMENT)) return (payload) => test(readPath(payload, keys));
+  const some = (value: unknown, at: number): boolean => {
+    if (at === keys.length) return test(value);
+    if (value === null || typeof value !== "object") return false;
+    const key = keys[at] ?? "";
+    if (key !== ANY_ELEMENT) return some((value as Record<string, unknown>)[key], at + 1);
+    const elements = Array.isArray(value) ? value : Object.values(value);
+    return elements.some((element) => some(element, at + 1));
+  };
+  return (payload) => some(payload, 0);
+}
+
 /**
  * Turns an event match into a test, done once per check: regexes compile and dotted paths split
  * once, not once per recorded event.
  */
 export function compileEventMatch(match: EventMatch): (event: VerifierEvent) => boolean {
   const tool = match.tool === undefined ? undefined : compileStringPredicate(match.tool);
-  const fields = Object.entries(match.fields ?? {}).map(([path, predicate]) => ({
-    keys: path.split("."),
-    test: compileFieldPredicate(predicate),
-  }));
+  const fields = Object.entries(match.fields ?? {}).map(([path, predicate]) =>
+    compileFieldPath(path, compileFieldPredicate(predicate)),
+  );
   return (event) => {
     if (event.name !== match.event) return false;
     const payload = event.payload;
@@ -78,7 +110,7 @@ export function compileEventMatch(match: EventMatch): (event: VerifierEvent) => 
       const turns = firstPresent(payload, ["assistant_turns", "assistantTurns"]);
       if (typeof turns !== "number" || turns < match.min_assistant_turns) return false;
     }
-    return fields.every(({ keys, test }) => test(readPath(payload, keys)));
+    return fields.every((holds) => holds(payload));
   };
 }
 

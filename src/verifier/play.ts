@@ -51,8 +51,10 @@ export type PlayStep =
   | { kind: "follow_up"; follow_up: string; model: Reply[] }
   /** Escape: the running run is stopped. */
   | { kind: "abort" }
-  /** A `!` command the learner types. */
-  | { kind: "bash"; bash: string }
+  /**
+   * A `!` command the learner types; `quiet`: `!!`, its output kept out of the model's context.
+   */
+  | { kind: "bash"; bash: string; quiet: boolean }
   /** A slash command, e.g. `/quest check`. */
   | { kind: "command"; command: string }
   /** The answer to the next confirm dialog. */
@@ -74,6 +76,7 @@ const StepSchema = z
     abort: z.literal(true, { error: "abort: true stops the running run" }).optional(),
     model: z.array(ReplySchema).optional(),
     bash: z.string().min(1, "bash must not be empty").optional(),
+    quiet: z.boolean().optional(),
     command: z.string().regex(/^\/\S/, "a command starts with /, e.g. /quest check").optional(),
     confirm: z.strictObject({ answer: z.boolean({ error: "answer is true or false" }) }).optional(),
     shell: z.string().min(1, "shell must not be empty").optional(),
@@ -98,6 +101,12 @@ const StepSchema = z
       });
     if (step.wait !== undefined && step.prompt === undefined)
       ctx.addIssue({ code: "custom", path: ["wait"], message: "wait goes with prompt" });
+    if (step.quiet !== undefined && step.bash === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["quiet"],
+        message: "quiet goes with bash (quiet: true is !!, the output kept from the model)",
+      });
     const textAt = step.model?.findIndex((reply) => "text" in reply) ?? -1;
     if (step.model && textAt >= 0 && textAt < step.model.length - 1)
       ctx.addIssue({
@@ -113,7 +122,7 @@ const StepSchema = z
     if (step.steer !== undefined) return { kind: "steer", steer: step.steer, model };
     if (step.follow_up !== undefined) return { kind: "follow_up", follow_up: step.follow_up, model };
     if (step.abort !== undefined) return { kind: "abort" };
-    if (step.bash !== undefined) return { kind: "bash", bash: step.bash };
+    if (step.bash !== undefined) return { kind: "bash", bash: step.bash, quiet: step.quiet === true };
     if (step.command !== undefined) return { kind: "command", command: step.command };
     if (step.confirm !== undefined) return { kind: "confirm", answer: step.confirm.answer };
     return { kind: "shell", shell: step.shell ?? "" };

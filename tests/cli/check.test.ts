@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { REPO, runCli } from "../support/cli.ts";
@@ -222,6 +222,29 @@ describe("pi-quests check", () => {
         evidence: { kind: "path", problem: "escape" },
       });
     });
+  });
+
+  it("a command check is told Pi's package folder (PI_QUESTS_PI_PACKAGE), over the learner's own value", async () => {
+    const pi = realpathSync(join(REPO, "node_modules/@earendil-works/pi-coding-agent"));
+    const workspace = makeWorkspace({ "README.md": "a project\n" });
+    commitAll(workspace);
+    const quest = join(makeWorkspace(), "q.yaml");
+    const sees = (isolation: string) =>
+      `  - id: ${isolation}\n    type: command\n    isolation: ${isolation}\n    run: 'echo "pi at $PI_QUESTS_PI_PACKAGE"; test "$PI_QUESTS_PI_PACKAGE" = "${pi}"'\n`;
+    writeFileSync(
+      quest,
+      `version: 1\nid: sdk\ntitle: T\ngoal: g\nchecks:\n${sees("worktree")}${sees("none")}`,
+    );
+    // What the agent could put in the learner's environment does not decide what Pi is.
+    const run = await runCli(["check", quest, "--cwd", workspace, "--json"], {
+      env: { PI_QUESTS_PI_PACKAGE: "/tmp/a-fake-pi" },
+    });
+    const checks = JSON.parse(run.stdout).checks;
+    expect(checks.map((check: { evidence: { output: string } }) => check.evidence.output)).toEqual([
+      `pi at ${pi}\n`,
+      `pi at ${pi}\n`,
+    ]);
+    expect(run.exitCode).toBe(0);
   });
 });
 

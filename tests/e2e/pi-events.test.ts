@@ -43,6 +43,9 @@ const PACK = join(REPO, "fixtures/packs/events-v2");
 /** A bound for each wait on Pi: a step that should take a moment, with room for a slow machine. */
 const STEP_MS = 15_000;
 
+/** What the compaction is told to keep (`/compact <text>`): live only, so the file cannot give it. */
+const COMPACT_INSTRUCTIONS = "Keep the file names";
+
 const SAY = {
   nest: "Read the notes",
   template: "/greet Ada",
@@ -193,7 +196,7 @@ async function runScenario(): Promise<Run> {
     `test-controls: tree ${target?.id} done`,
   ]);
 
-  const compacted = await pi.request({ type: "compact" });
+  const compacted = await pi.request({ type: "compact", customInstructions: COMPACT_INSTRUCTIONS });
   const compactSummary = (compacted.data as { summary: string }).summary;
 
   // A run stopped while the model is still answering.
@@ -365,7 +368,9 @@ describe("the version 2 events of a real pi over RPC", () => {
     expect(branchSummary?.summary).toContain(SUMMARY_TEXT);
     expect(payloads(events, "session_tree")).toEqual([{ summarized: true, summary: branchSummary?.summary }]);
     expect(run.compactSummary).toContain(SUMMARY_TEXT);
-    expect(payloads(events, "session_compact")).toEqual([{ reason: "manual", summary: run.compactSummary }]);
+    expect(payloads(events, "session_compact")).toEqual([
+      { reason: "manual", summary: run.compactSummary, instructions: COMPACT_INSTRUCTIONS },
+    ]);
 
     // The fork names the session it came from; a new session does not.
     expect(payloads(ofSession(fork.sessionId), "session_start")).toEqual([

@@ -449,6 +449,27 @@ describe("compaction, /tree and the session's name", () => {
     });
   });
 
+  it("carries the instructions session_before_compact had to its compaction, live only, once", () => {
+    const translator = started();
+    translator.compactionStarts({ customInstructions: "Keep the file names" });
+    expect(translator.sessionCompact({ summary: "S", reason: "manual" }).payload).toEqual({
+      reason: "manual",
+      summary: "S",
+      instructions: "Keep the file names",
+    });
+    // The next compaction had none (an automatic one), and a failed one's are forgotten.
+    translator.compactionStarts({});
+    expect(translator.sessionCompact({ summary: "T", reason: "threshold" }).payload).toEqual({
+      reason: "threshold",
+      summary: "T",
+    });
+    translator.compactionStarts({ customInstructions: "Cancelled" });
+    translator.compactionFailed();
+    expect(translator.sessionCompact({ summary: "U" }).payload).toEqual({ summary: "U" });
+    translator.compactionStarts({ customInstructions: "   " });
+    expect(translator.sessionCompact({ summary: "V" }).payload).toEqual({ summary: "V" });
+  });
+
   it("records a /tree navigation with or without a branch summary", () => {
     expect(started().sessionTree({ summary: "Tried a rewrite." }).payload).toEqual({
       summarized: true,

@@ -3,6 +3,9 @@
  * each records, in order. Print mode (no UI), so events go straight to the workspace's log; the
  * real `pi` drives the same wiring in tests/e2e/pi-events.test.ts.
  */
+
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import type {
   CustomEntry,
   EntryRenderer,
@@ -13,7 +16,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEventLog } from "../../src/events/log-reader.ts";
-import piQuests from "../../src/extension/index.ts";
+import piQuests, { runningPiPackage } from "../../src/extension/index.ts";
 import { QUEST_MESSAGE_ENTRY } from "../../src/extension/pi-ui.ts";
 import { dataFolderOf } from "../support/pi-rpc.ts";
 import { agentSealer } from "../support/seal.ts";
@@ -106,7 +109,9 @@ describe("the extension's entry", () => {
       "input",
       "message_end",
       "model_select",
+      "session_before_compact",
       "session_compact",
+      "session_compact_failed",
       "session_info_changed",
       "session_shutdown",
       "session_start",
@@ -225,5 +230,25 @@ describe("the extension's entry", () => {
     expect(
       render({ data: { other: true } } as CustomEntry, { expanded: false } as EntryRenderOptions, theme),
     ).toBeUndefined();
+  });
+});
+
+describe("the Pi that loaded pi-quests", () => {
+  const override = process.env.PI_PACKAGE_DIR;
+  afterEach(() => {
+    if (override === undefined) delete process.env.PI_PACKAGE_DIR;
+    else process.env.PI_PACKAGE_DIR = override;
+  });
+
+  it("is the package Pi's own modules run from, never the folder PI_PACKAGE_DIR names", () => {
+    delete process.env.PI_PACKAGE_DIR;
+    const pi = realpathSync(
+      resolve(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent"),
+    );
+    expect(runningPiPackage()).toBe(pi);
+    // Pi's answer then comes from the environment: only the entry script is asked, and here
+    // (vitest's) it is no Pi.
+    process.env.PI_PACKAGE_DIR = makeWorkspace({ "package.json": "{}" });
+    expect(runningPiPackage()).toBeUndefined();
   });
 });

@@ -1,6 +1,19 @@
-import { describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/core/diagnostics.ts";
+import { createEventLog } from "../../src/events/log-writer.ts";
+import { startQuestController } from "../../src/extension/controller.ts";
 import { questRunsInTaskVerifier } from "../../src/extension/quest-activation.ts";
+import { openProgressStore } from "../../src/runtime/progress.ts";
+import { prepareSandbox } from "../../src/runtime/sandbox.ts";
+import { loadQuestPack } from "../../src/verifier/loader.ts";
 import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
+import { fakeQuestUi } from "../support/fake-quest-ui.ts";
+import { testSealer } from "../support/seal.ts";
+import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+afterEach(removeWorkspaces);
 
 function quest(checks: unknown[]): Quest {
   const file = QuestFileSchema.parse({ version: 1, id: "q", title: "Q", goal: "g", checks });
@@ -23,5 +36,78 @@ describe("which quests pin node_modules at activation", () => {
       false,
     );
     expect(questRunsInTaskVerifier(quest([{ type: "event", match: { event: "input" } }]))).toBe(false);
+  });
+});
+
+describe("a sandbox quest in a folder set up from another template", () => {
+  const PACK_DIR = join(import.meta.dirname, "../../fixtures/packs/sandbox-upgrade");
+
+  it("adds its files on top, in pi-quests' commit, announces it, and takes that commit as the oracle", async () => {
+    const pack = await loadQuestPack(PACK_DIR);
+    if (!pack.ok) throw new Error(pack.diagnostics.map(formatDiagnostic).join("\n"));
+    const home = makeWorkspace({ ".gitconfig": "[user]\n\tname = Ada\n\temail = ada@example.com\n" });
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+      GIT_CONFIG_NOSYSTEM: "1",
+    };
+    const workspace = makeWorkspace();
+    const data = makeWorkspace();
+    const ui = fakeQuestUi();
+    const sealer = testSealer();
+    const progress = openProgressStore(join(data, "progress.json"), sealer);
+    const controller = await startQuestController({
+      pack: pack.value,
+      progress,
+      events: createEventLog(join(data, "events.jsonl"), [], 0, { sealer: testSealer() }),
+      ui,
+      createEvaluator: async (quest) => async () => ({
+        quest: quest.id,
+        status: "pending",
+        counts: { passed: 0, failed: 0, pending: 0 },
+        checks: [],
+      }),
+      prepareSandbox: (quest, recorded) =>
+        prepareSandbox({
+          template: quest.sandboxDir,
+          workspace,
+          questId: quest.id,
+          env,
+          ...(recorded ? { recorded } : {}),
+        }),
+      headCommit: async () => git(workspace, "rev-parse", "HEAD").trim(),
+      sessionId: () => "s-1",
+      debounceMs: 5,
+    });
+    try {
+      await controller.idle();
+      // The old quest started by itself in the empty folder; the learner then made a file of theirs.
+      const loaded = async () => {
+        const read = await progress.load();
+        if (read.kind !== "loaded") throw new Error(read.kind);
+        return read.progress;
+      };
+      expect((await loaded()).sandbox?.template).toBe(join(PACK_DIR, "sandboxes/old"));
+      writeFileSync(join(workspace, "hello.txt"), "hello\n");
+      git(workspace, "add", "hello.txt");
+      git(workspace, "commit", "-q", "-m", "mine");
+
+      await controller.command("start new");
+      await controller.idle();
+      const head = git(workspace, "rev-parse", "HEAD").trim();
+      expect(git(workspace, "log", "-1", "--format=%s").trim()).toBe("Quest sandbox: new (on top of old)");
+      expect(readFileSync(join(workspace, "notes/meeting.md"), "utf8")).toContain("Ship the calculator");
+      expect(readFileSync(join(workspace, "hello.txt"), "utf8")).toBe("hello\n");
+      const now = await loaded();
+      expect(now.sandbox).toMatchObject({ template: join(PACK_DIR, "sandboxes/new"), baseline: head });
+      expect(now.active).toMatchObject({ questId: "new", baseline: head, oracleBaseline: head });
+      const announced = ui.notes().find((note) => note.message.includes("on top of old"));
+      expect(announced?.message).toContain(
+        `This folder had the old files; the new files were added on top, in a commit of pi-quests' own ("Quest sandbox: new (on top of old)"). Nothing of yours changed.`,
+      );
+    } finally {
+      await controller.dispose();
+    }
   });
 });

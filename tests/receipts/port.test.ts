@@ -7,11 +7,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import { reassess } from "../../src/receipts/assess.ts";
-import type { FingerprintOutcome } from "../../src/receipts/fingerprint.ts";
+import { type FingerprintOutcome, fingerprint as takeFingerprintOf } from "../../src/receipts/fingerprint.ts";
 import { createReceiptPort } from "../../src/receipts/port.ts";
 import { currentHost, openReceiptStore, type ReceiptStore } from "../../src/receipts/store.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
-import type { ScriptRequest } from "../../src/verifier/probes.ts";
+import type { IsolatedRunRequest, ScriptRequest } from "../../src/verifier/probes.ts";
 import { formatQuestResult } from "../../src/verifier/report.ts";
 import type { QuestResult } from "../../src/verifier/results.ts";
 import { check } from "../support/checks.ts";
@@ -21,12 +21,26 @@ import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace
 
 afterEach(removeWorkspaces);
 
+/** What a fake worktree run reports of where it ran: nothing of it is under test here. */
+const RUN_IN_PLACE = {
+  runDir: "",
+  baseline: "",
+  head: "",
+  patchSha256: "",
+  patchBytes: 0,
+  restored: [],
+  manifestsMerged: [],
+  removedConfigs: [],
+  cleanup: { ok: true as const },
+};
+
 /** A workspace, its receipt store, and an evaluator whose runner counts what it ran. */
 async function setup(files: Record<string, string> = { "hello.txt": "hello\n" }) {
   const workspace = makeWorkspace(files);
   const store = await openReceiptStore(join(makeWorkspace(), "receipts"), { sealer: testSealer() });
   const ran: string[] = [];
   const bash = bashCheck();
+  let evaluated: ReturnType<typeof check>[] = [];
   const probes = fakeProbes(
     {},
     {
@@ -34,12 +48,26 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
         ran.push(request.content);
         return bash(request);
       },
+      // The isolated verifier is not under test here: the command runs in place, and the run
+      // reports the fingerprint of the files it saw, as the verifier's worktree run does.
+      runIsolated: async (request: IsolatedRunRequest) => {
+        const pinned = evaluated.find((candidate) => candidate.id === request.checkId);
+        const content = pinned?.type === "command" ? pinned.run : "exit 99";
+        ran.push(content);
+        const outcome = await bash({ script: request.checkId, content, cwd: request.cwd, timeoutMs: 30_000 });
+        const taken = await takeFingerprintOf(request.cwd);
+        const fingerprint = taken.ok
+          ? { ok: true as const, ...taken.fingerprint }
+          : { ok: false as const, reason: taken.reason };
+        return { ...outcome, verification: { ...RUN_IN_PLACE, fingerprint } };
+      },
     },
   );
   const evaluate = async (
     checks: ReturnType<typeof check>[],
     options: { signal?: AbortSignal; takeFingerprint?: (w: string) => Promise<FingerprintOutcome> } = {},
   ): Promise<QuestResult> => {
+    evaluated = checks;
     const receipts = createReceiptPort({
       store,
       workspace,
@@ -62,7 +90,12 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
   return { workspace, store, ran, evaluate };
 }
 
+/** A worktree check (the default): what it sees is the fingerprinted files, so a receipt can answer it. */
 const says = (word: string, id = "says") =>
+  check({ type: "command", isolation: "worktree", run: `grep -q ${word} hello.txt` }, id);
+
+/** The same check in place (`isolation: none`): the receipt's fingerprint is taken when it begins. */
+const saysInPlace = (word: string, id = "says") =>
   check({ type: "command", isolation: "none", run: `grep -q ${word} hello.txt` }, id);
 
 async function states(store: ReceiptStore) {
@@ -96,6 +129,18 @@ describe("receipts", () => {
     writeFileSync(join(workspace, "hello.txt"), "hello\n");
     expect((await evaluate([says("hello")])).status).toBe("pass");
     expect(ran).toHaveLength(2);
+  });
+
+  it("an isolation: none check runs every time: what it reads in place is not in the fingerprint", async () => {
+    const { ran, evaluate, store } = await setup({ "hello.txt": "bye\n" });
+    const inPlace = check({ type: "command", isolation: "none", run: "grep -q hello hello.txt" }, "in-place");
+    expect((await evaluate([inPlace])).status).toBe("fail");
+    expect((await evaluate([inPlace])).status).toBe("fail");
+    expect(ran).toHaveLength(2);
+    expect(await states(store)).toEqual([
+      ["in-place", "failed", "exit"],
+      ["in-place", "failed", "exit"],
+    ]);
   });
 
   it("a command that prints a success word but fails leaves a failed receipt", async () => {
@@ -136,7 +181,7 @@ describe("receipts", () => {
       if (calls === 2) writeFileSync(join(workspace, "hello.txt"), "goodbye\n");
       return fingerprint(dir);
     };
-    const result = await evaluate([says("hello")], { takeFingerprint });
+    const result = await evaluate([saysInPlace("hello")], { takeFingerprint });
     expect(result.status).toBe("pending");
     expect(result.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "stale" } });
   });
@@ -179,7 +224,7 @@ describe("receipts", () => {
   it("no fingerprint (a workspace over a limit): the run is skipped, its pass never green", async () => {
     const { evaluate, store } = await setup();
     const overLimit = async (): Promise<FingerprintOutcome> => ({ ok: false, reason: "over 100000 entries" });
-    const result = await evaluate([says("hello")], { takeFingerprint: overLimit });
+    const result = await evaluate([saysInPlace("hello")], { takeFingerprint: overLimit });
     expect(result.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "no_fingerprint" } });
     const [receipt] = (await store.list()).receipts;
     expect(receipt).toMatchObject({

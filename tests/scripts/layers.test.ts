@@ -76,7 +76,7 @@ describe("the layer rule", () => {
     expect(importProblem("src/probes/review-session.ts", site(pi))).toBeUndefined();
     expect(importProblem("src/events/translator.ts", site(pi, true))).toBeUndefined();
     expect(importProblem("src/extension/pi-ui.ts", site(pi))).toBe(
-      "imports @earendil-works/pi-coding-agent at run time; only src/extension/index.ts, src/extension/scripted-model.ts, src/probes/skill.ts and src/probes/review-session.ts may (import its types with `import type`)",
+      "imports @earendil-works/pi-coding-agent at run time; only src/extension/index.ts, src/extension/scripted-model.ts, src/extension/play-controls.ts, src/probes/skill.ts and src/probes/review-session.ts may (import its types with `import type`)",
     );
     expect(importProblem("src/cli/plays/pi-rpc.ts", site("@earendil-works/pi-ai/compat"))).toMatch(
       /^imports @earendil-works\/pi-ai\/compat at run time; only /,

@@ -11,7 +11,7 @@ export const LIVE_ONLY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   turn_end: ["turnIndex"],
   agent_end: ["aborted"],
   model_select: ["source"],
-  session_compact: ["reason"],
+  session_compact: ["reason", "instructions"],
 };
 
 /** pi-quests' own lifecycle events, a blocked call, a run's context, a /tree move without a summary. */

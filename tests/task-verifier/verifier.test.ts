@@ -81,23 +81,59 @@ describe("the isolated task verifier", () => {
     expect(made).toMatchObject({ ok: false, kind: "not_git" });
   });
 
-  it("names in its evidence the worktree the check ran in and the repository it stands for; the report shows the learner's paths", async () => {
+  it("names in its evidence the worktree the check ran in and the repository it stands for; the outcome names the learner's paths, output.log the worktree's", async () => {
     const workspace = makeRepo({ ...ADD_PROJECT, "sub/README.md": "a folder\n" });
-    const check = request(workspace, 'pwd; ls "$PWD/src/missing.js"');
+    const check = request(
+      workspace,
+      'pwd; ls "$PWD/src/missing.js"; echo "file://$PWD/src/a.mjs:3"; echo "$PWD/src/missing.js" >&2; exit 3',
+    );
     const { verifier, dataDir } = await verifierFor(workspace, { pin: [check] });
     const outcome = finished(await verifier.run(check));
     const verification = outcome.verification;
+    const worktree = verification?.worktree ?? "";
     expect(verification?.repository).toBe(workspace);
-    expect(verification?.worktree).toMatch(/\/workspaces\/[0-9a-f]+\/worktrees\/[0-9a-f]{32}$/);
-    expect(verification?.worktree?.startsWith(dataDir)).toBe(true);
-    // What the run printed, as it printed it: the worktree's paths.
-    expect(outcome.report).toContain(`${verification?.worktree}\n`);
-    expect(outcome.report).toContain(`${verification?.worktree}/src/missing.js`);
-    const place = { worktree: verification?.worktree ?? "", repository: verification?.repository ?? "" };
+    expect(worktree).toMatch(/\/workspaces\/[0-9a-f]+\/worktrees\/[0-9a-f]{32}$/);
+    expect(worktree.startsWith(dataDir)).toBe(true);
+    // What the run printed, as it printed it, is kept in the run's output.log: the worktree's paths.
+    const raw = readFileSync(join(verification?.runDir ?? "", "output.log"), "utf8");
+    expect(raw).toContain(`${worktree}\n`);
+    expect(raw).toContain(`${worktree}/src/missing.js`);
+    // Everyone else reads the learner's files: the report, stdout and stderr (what predicates see).
+    for (const text of [outcome.report, outcome.stdout, outcome.stderr])
+      expect(text).not.toContain("/worktrees/");
+    expect(outcome.stdout).toBe(`${workspace}\nfile://${workspace}/src/a.mjs:3\n`);
+    expect(outcome.stderr).toContain(`'${workspace}/src/missing.js'`);
+    expect(outcome.stderr).toContain(`\n${workspace}/src/missing.js\n`);
+    // /quest status: relative to the workspace.
+    const place = { worktree, repository: verification?.repository ?? "" };
     const shown = inLearnerPath(outcome.report, place, workspace);
-    expect(shown).not.toContain("/worktrees/");
     expect(shown.split("\n")[0]).toBe(".");
     expect(shown).toContain("'src/missing.js'");
     expect(inLearnerPath(outcome.report, place, join(workspace, "sub"))).toContain("'../src/missing.js'");
+  });
+
+  describe("Pi's package folder (PI_QUESTS_PI_PACKAGE)", () => {
+    const learnersOwn = process.env.PI_QUESTS_PI_PACKAGE;
+    afterEach(() => {
+      if (learnersOwn === undefined) delete process.env.PI_QUESTS_PI_PACKAGE;
+      else process.env.PI_QUESTS_PI_PACKAGE = learnersOwn;
+    });
+    const printsIt = (workspace: string) => request(workspace, 'printf "%s" "$PI_QUESTS_PI_PACKAGE"');
+
+    it("a check is told the folder the host knows, whatever the inherited environment says", async () => {
+      const workspace = makeRepo(ADD_PROJECT);
+      process.env.PI_QUESTS_PI_PACKAGE = "/tmp/a-fake-pi";
+      const check = printsIt(workspace);
+      const { verifier } = await verifierFor(workspace, { pin: [check], piPackage: "/opt/pi/package" });
+      expect(finished(await verifier.run(check)).stdout).toBe("/opt/pi/package");
+    });
+
+    it("when the host knows none, the check sees the learner's own value, as any variable", async () => {
+      const workspace = makeRepo(ADD_PROJECT);
+      process.env.PI_QUESTS_PI_PACKAGE = "/home/me/my-pi";
+      const check = printsIt(workspace);
+      const { verifier } = await verifierFor(workspace, { pin: [check] });
+      expect(finished(await verifier.run(check)).stdout).toBe("/home/me/my-pi");
+    });
   });
 });

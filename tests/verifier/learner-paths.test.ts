@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { inLearnerPath, inLearnerPaths } from "../../src/verifier/learner-paths.ts";
+import {
+  inLearnerPath,
+  inLearnerPaths,
+  inRepositoryPath,
+  inRepositoryPaths,
+} from "../../src/verifier/learner-paths.ts";
 import type { QuestResult } from "../../src/verifier/results.ts";
 
 const WORKTREE =
@@ -96,5 +101,73 @@ describe("a result in the learner's paths", () => {
     // No worktree in its evidence: nothing to map from.
     expect(shown.checks[1]).toEqual(result.checks[1]);
     expect(result).toEqual(before);
+  });
+});
+
+describe("a worktree path named at the source (the task verifier's outcome)", () => {
+  const place = { worktrees: [WORKTREE], repository: "/home/me/project" };
+
+  it("is the same file under the repository, plain or as a file:// URL, which stays one", () => {
+    const printed = [
+      `    at Object.<anonymous> (${WORKTREE}/test.js:2:8)`,
+      WORKTREE,
+      `file://${WORKTREE}/src/a.mjs:3`,
+      `${WORKTREE}00/test.js ${WORKTREE.slice(0, -1)}0/x`,
+    ].join("\n");
+    expect(inRepositoryPath(printed, place).split("\n")).toEqual([
+      "    at Object.<anonymous> (/home/me/project/test.js:2:8)",
+      "/home/me/project",
+      "file:///home/me/project/src/a.mjs:3",
+      `${WORKTREE}00/test.js ${WORKTREE.slice(0, -1)}0/x`,
+    ]);
+  });
+
+  it("also by another name of the worktree, and in an encoded URL (a space in the data dir)", () => {
+    const spaced = "/home/me/my data/quests/workspaces/k/worktrees/w";
+    const printed = `file:///home/me/my%20data/quests/workspaces/k/worktrees/w/t.mjs:1 and /real/w/t.mjs`;
+    expect(
+      inRepositoryPath(printed, { worktrees: [spaced, "/real/w"], repository: "/home/me/my project" }),
+    ).toBe("file:///home/me/my%20project/t.mjs:1 and /home/me/my project/t.mjs");
+  });
+
+  it("maps a finished run's report, stdout and stderr, and a run that did not finish its message", () => {
+    const done = inRepositoryPaths(
+      {
+        ok: true,
+        passed: false,
+        exitCode: 1,
+        report: `${WORKTREE}/a\n`,
+        stdout: `${WORKTREE}/b`,
+        stderr: `${WORKTREE}/c`,
+        truncated: false,
+      },
+      place,
+    );
+    expect(done).toMatchObject({
+      report: "/home/me/project/a\n",
+      stdout: "/home/me/project/b",
+      stderr: "/home/me/project/c",
+    });
+    const stopped = inRepositoryPaths(
+      {
+        ok: false,
+        kind: "unavailable",
+        message: `could not start in ${WORKTREE}/sub`,
+        report: "",
+        truncated: false,
+      },
+      place,
+    );
+    expect(stopped).toMatchObject({ message: "could not start in /home/me/project/sub" });
+  });
+
+  it("reads, in /quest status, relative to the workspace like a worktree path", () => {
+    expect(
+      inLearnerPath(
+        "/home/me/project/test.js:2 and file:///home/me/project/app/x.mjs",
+        PLACE,
+        "/home/me/project/app",
+      ),
+    ).toBe("../test.js:2 and x.mjs");
   });
 });

@@ -31,6 +31,8 @@ const PASS = [
   '        args: { path: hello.txt, content: "hello\\n" }',
   "      - text: Done.",
   "  - bash: git add -A",
+  "  - bash: git status",
+  "    quiet: true",
   "  - command: /quest check",
   "  - confirm: { answer: true }",
   "  - shell: echo edit >> README.md",
@@ -58,7 +60,8 @@ describe("loadPlays", () => {
             wait: "settled",
             model: [{ tool: "write", args: { path: "hello.txt", content: "hello\n" } }, { text: "Done." }],
           },
-          { kind: "bash", bash: "git add -A" },
+          { kind: "bash", bash: "git add -A", quiet: false },
+          { kind: "bash", bash: "git status", quiet: true },
           { kind: "command", command: "/quest check" },
           { kind: "confirm", answer: true },
           { kind: "shell", shell: "echo edit >> README.md" },
@@ -182,6 +185,22 @@ describe("loadPlays", () => {
     expect(await problems({ "first-file/pass.yaml": play })).toEqual([
       "solutions/first-file/pass.yaml:4:11: steps[0].wait: wait goes with prompt",
       "solutions/first-file/pass.yaml:6:12: steps[1].model: model gives the replies to a message: it goes with prompt, steer or follow_up",
+    ]);
+  });
+
+  it("keeps quiet (!!) with bash, and says where it is misplaced", async () => {
+    const play = [
+      "version: 1",
+      "steps:",
+      "  - command: /quest check",
+      "    quiet: true",
+      "  - bash: ls",
+      "    quiet: yes",
+      "",
+    ].join("\n");
+    expect(await problems({ "first-file/pass.yaml": play })).toEqual([
+      "solutions/first-file/pass.yaml:4:12: steps[0].quiet: quiet goes with bash (quiet: true is !!, the output kept from the model)",
+      'solutions/first-file/pass.yaml:6:12: steps[1].quiet: must be boolean, not string "yes"',
     ]);
   });
 });

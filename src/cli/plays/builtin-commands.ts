@@ -4,7 +4,11 @@
  * model as text. So a play's `command` step that types a built-in is sent as the RPC command that
  * does the same (`/name x` is `set_session_name`), and one that RPC has no equivalent for is
  * refused with a reason: the play file says what the learner types, the runner how to do it.
+ * The terminal-only commands a play needs (`/tree`, `/reload`, `/trust`, `/resume`) go to the
+ * play controls (control-commands.ts), which call the same Pi functions as the terminal UI.
  */
+import type { PlayControl } from "../../core/play-controls.ts";
+import { readControlCommand } from "./control-commands.ts";
 
 /** What a `command` step is sent as. */
 export type CommandRoute =
@@ -13,6 +17,8 @@ export type CommandRoute =
   /** One RPC command, or two when the first asks Pi something the second needs (`/fork`). */
   | { kind: "rpc"; command: Record<string, unknown> }
   | { kind: "fork" }
+  /** A play control: the play-only extension does it (`/pi-quests-play ACTION JSON`). */
+  | { kind: "control"; control: PlayControl }
   | { kind: "refused"; reason: string };
 
 /** Pi 1.6's built-in commands (dist/core/slash-commands.js). */
@@ -47,6 +53,15 @@ export function routeCommand(text: string): CommandRoute {
   const [word = "", ...words] = text.trim().slice(1).split(/\s+/);
   const rest = words.join(" ");
   if (!BUILT_INS.has(word)) return { kind: "prompt" };
+  // The words as typed (quotes and spaces kept): /tree "TEXT" needs them.
+  const control = readControlCommand(
+    word,
+    text
+      .trim()
+      .slice(1 + word.length)
+      .trim(),
+  );
+  if (control) return control.ok ? { kind: "control", control: control.control } : refuse(word, control.why);
   switch (word) {
     case "name":
       return rest

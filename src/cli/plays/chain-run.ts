@@ -138,8 +138,9 @@ async function openPi(setting: ChainSetting, env: Record<string, string>): Promi
     cwd: setting.workspace,
     env,
     extensions: setting.extensions,
-    // --approve: the learner trusts their own sandbox; RPC could not be asked.
-    args: ["--offline", "--no-session", "--approve", "--provider", PLAY_PROVIDER, "--model", PLAY_MODEL],
+    // --approve: the learner trusts their own sandbox; RPC could not be asked. Sessions are saved
+    // (in the chain's agent dir), as a learner's are: /fork, /resume and /export need the files.
+    args: ["--offline", "--approve", "--provider", PLAY_PROVIDER, "--model", PLAY_MODEL],
     wrap: (file, args) => setting.containment.wrap(file, args),
     detached: setting.containment.detached,
     waitMs: setting.timeouts.stepMs,

@@ -6,6 +6,12 @@
  * dialog the next `confirm` step is for as soon as it shows; a dialog no step answers is
  * declined. Every wait is bounded; a step that does not finish in time ends the play as an error.
  */
+import {
+  PLAY_CONTROL_DONE,
+  PLAY_CONTROL_PREFIX,
+  type PlayControl,
+  playControlPrompt,
+} from "../../core/play-controls.ts";
 import { NO_MORE_REPLIES } from "../../core/play-replies.ts";
 import type { PlayStep } from "../../verifier/play.ts";
 import { routeCommand } from "./builtin-commands.ts";
@@ -79,7 +85,11 @@ async function playStep(
       case "command":
         return await sendCommand(pi, step.command, stepMs);
       case "bash":
-        await pi.request({ type: "bash", command: step.bash }, { timeoutMs: stepMs });
+        // `!!`: Pi runs it the same, and keeps its output out of the model's context.
+        await pi.request(
+          { type: "bash", command: step.bash, ...(step.quiet ? { excludeFromContext: true } : {}) },
+          { timeoutMs: stepMs },
+        );
         return { ok: true };
       case "shell": {
         const ran = await shell(step.shell);
@@ -157,11 +167,28 @@ async function sendCommand(pi: PiRpcClient, text: string, timeoutMs: number): Pr
       await pi.request({ type: "fork", entryId: last.entryId }, { timeoutMs });
       return { ok: true };
     }
+    case "control":
+      return await playControl(pi, route.control, timeoutMs);
     case "refused":
       return { ok: false, reason: route.reason };
     default:
       return unreachable(route);
   }
+}
+
+/**
+ * A terminal-only command, done by the play controls' extension: its one notification says
+ * whether it was done. A session it replaced (`/resume`) is opened by the next extension
+ * instance, which the next `/quest` command waits for, as after `/new` and `/fork`.
+ */
+async function playControl(pi: PiRpcClient, control: PlayControl, timeoutMs: number): Promise<StepDone> {
+  const from = pi.lines.length;
+  await pi.prompt(playControlPrompt(control), { timeoutMs });
+  const said = pi.notifications(from).find((text) => text.startsWith(PLAY_CONTROL_PREFIX));
+  if (said?.startsWith(PLAY_CONTROL_DONE)) return { ok: true };
+  if (said === undefined)
+    return { ok: false, reason: `${control.action}: the play controls did not answer (are they loaded?)` };
+  return { ok: false, reason: said.slice(PLAY_CONTROL_PREFIX.length).trim() };
 }
 
 /** Whether the model answered "(the play has no more replies)" since line `from`. */
@@ -180,9 +207,13 @@ type DialogAnswerer = {
   answered(index: number, ms: number): Promise<boolean>;
 };
 
+/** The answerer of the steps played last on each Pi: only it answers (one Pi may play several plays). */
+const newestAnswerer = new WeakMap<PiRpcClient, object>();
+
 /**
  * Answers confirm dialogs as they come: the oldest confirm step not yet used gives its answer,
- * if it is the step being played or the next one; any other dialog is declined.
+ * if it is the step being played or the next one; any other dialog is declined. It keeps
+ * declining past the last step (the closing check's dialog) until steps are played again on Pi.
  */
 function dialogAnswerer(pi: PiRpcClient, steps: readonly PlayStep[]): DialogAnswerer {
   const answers = steps.flatMap((step, index) =>
@@ -190,7 +221,13 @@ function dialogAnswerer(pi: PiRpcClient, steps: readonly PlayStep[]): DialogAnsw
   );
   let current = 0;
   const waiters = new Set<() => void>();
-  pi.onLine((line) => {
+  const me = {};
+  newestAnswerer.set(pi, me);
+  const stop = pi.onLine((line) => {
+    if (newestAnswerer.get(pi) !== me) {
+      stop();
+      return;
+    }
     if (line.type !== "extension_ui_request" || line.method !== "confirm") return;
     const request = line as UiRequest;
     const head = answers.find((answer) => !answer.given);
@@ -233,7 +270,7 @@ export function describeStep(step: PlayStep): string {
     case "command":
       return step.command;
     case "bash":
-      return `!${clip(step.bash)}`;
+      return `${step.quiet ? "!!" : "!"}${clip(step.bash)}`;
     case "shell":
       return `shell "${clip(step.shell)}"`;
     case "confirm":

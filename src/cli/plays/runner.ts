@@ -6,15 +6,17 @@
  */
 import { mkdir, mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { type ChainSetting, runChain } from "./chain-run.ts";
 import { openPlayContainment, type PlayContainment } from "./containment.ts";
+import { EXTENSION_FILES } from "./defaults.ts";
+import { writePiShim } from "./pi-shim.ts";
 import type { PlayChain } from "./plan.ts";
 import type { StepTimeouts } from "./play-steps.ts";
 import type { PlayReport } from "./report.ts";
 
-/** A chain's own folders: a home, an agent dir and the workspace. */
-export type ChainFolders = { home: string; agentDir: string; workspace: string };
+/** A chain's own folders: a home, an agent dir, the workspace, and the `bin` of its `pi`. */
+export type ChainFolders = { home: string; agentDir: string; workspace: string; bin: string };
 
 export type RunnerOptions = {
   pack: string;
@@ -64,7 +66,7 @@ async function runOne(chain: PlayChain, dir: string, options: RunnerOptions): Pr
   });
   if (chain.kind === "unplayable") return report({ outcome: "error", reason: chain.reason });
 
-  const folders = await makeChainFolders(dir);
+  const folders = await makeChainFolders(dir, options.piCli);
   const containment = await openPlayContainment();
   const env = { ...playEnv(options, folders), ...containment.env };
   try {
@@ -79,14 +81,16 @@ async function runOne(chain: PlayChain, dir: string, options: RunnerOptions): Pr
   }
 }
 
-/** A home, an agent dir and a workspace under `dir`, made. */
-export async function makeChainFolders(dir: string): Promise<ChainFolders> {
+/** A home, an agent dir and a workspace under `dir`, made, and `bin/pi` running `piCli`. */
+export async function makeChainFolders(dir: string, piCli: string): Promise<ChainFolders> {
   const folders = {
     home: join(dir, "home"),
     agentDir: join(dir, "agent"),
     workspace: join(dir, "workspace"),
+    bin: join(dir, "bin"),
   };
   for (const folder of Object.values(folders)) await mkdir(folder, { recursive: true });
+  await writePiShim(folders.bin, { node: process.execPath, piCli, scriptedModel: EXTENSION_FILES[0] });
   return folders;
 }
 
@@ -123,19 +127,20 @@ export function chainSetting(
 
 /**
  * What a play runs with: a home, agent dir and git of its own, the pack, no quest starting by
- * itself. The user's PATH (the tools a check runs), TMPDIR (Pi's transform cache) and npm's
- * location are kept; nothing else of the user's environment (no keys) is passed on.
+ * itself, the chain's `pi` (pi-shim.ts) first on PATH. The user's PATH (the tools a check runs),
+ * TMPDIR (Pi's transform cache) and npm's location are kept; nothing else of the user's
+ * environment (no keys) is passed on.
  */
 export function playEnv(
   options: Pick<RunnerOptions, "env" | "pack">,
-  { home, agentDir }: { home: string; agentDir: string },
+  { home, agentDir, bin }: { home: string; agentDir: string; bin: string },
 ): Record<string, string> {
   const from = options.env;
   const kept = (name: string) => (from[name] ? { [name]: from[name] } : {});
   const name = "Learner";
   const email = "learner@example.com";
   return {
-    PATH: from.PATH ?? "/usr/bin:/bin",
+    PATH: `${bin}${delimiter}${from.PATH ?? "/usr/bin:/bin"}`,
     ...kept("TMPDIR"),
     ...kept("LANG"),
     ...kept("PI_QUESTS_NPM_CLI"),

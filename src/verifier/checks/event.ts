@@ -7,7 +7,7 @@ import { checkBaseFields } from "../../core/check-fields.ts";
 import { FieldPredicateSchema, IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
 import { QUEST_COMPLETED_EVENT } from "../../events/names.ts";
 import type { EvaluationContext } from "../context.ts";
-import { compileEventMatch, type EventIndex } from "../event-index.ts";
+import { compileEventMatch, type EventIndex, fieldPathProblem } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
 import type { CheckResult } from "../results.ts";
 import { type CheckOf, defineCheckType } from "./define.ts";
@@ -18,7 +18,15 @@ export const EventMatchSchema = z.strictObject({
   tool: StringPredicateSchema.optional(),
   outcome: z.enum(["success", "error"]).optional(),
   min_assistant_turns: z.int().min(0).optional(),
-  fields: z.record(z.string().min(1), FieldPredicateSchema).optional(),
+  fields: z
+    .record(z.string().min(1), FieldPredicateSchema)
+    .superRefine((fields, ctx) => {
+      for (const key of Object.keys(fields)) {
+        const problem = fieldPathProblem(key);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", params: { key }, message: problem });
+      }
+    })
+    .optional(),
 });
 export type EventMatch = z.infer<typeof EventMatchSchema>;
 

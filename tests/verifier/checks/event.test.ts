@@ -1,5 +1,10 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../../src/core/diagnostics.ts";
 import { evaluateCheck } from "../../../src/verifier/evaluate.ts";
+import { loadQuestFile } from "../../../src/verifier/loader.ts";
 import { check } from "../../support/checks.ts";
 import { context, events } from "../../support/fake-probes.ts";
 
@@ -122,6 +127,70 @@ describe("event checks", () => {
         )
       ).status,
     ).toBe("fail");
+  });
+
+  describe("* in a fields path (any element)", () => {
+    const loadedProject = (fields: Record<string, unknown>) =>
+      check({ type: "event", match: { event: "context_loaded", fields } });
+    const statusWith = async (fields: Record<string, unknown>, payload: Record<string, unknown>) =>
+      (
+        await evaluateCheck(
+          loadedProject(fields),
+          context({ events: events({ name: "context_loaded", payload }) }),
+        )
+      ).status;
+
+    it("holds when any element of the list matches, wherever it is", async () => {
+      const contextFiles = ["/home/me/.pi/agent/AGENTS.md", "/work/project/AGENTS.md"];
+      expect(
+        await statusWith({ "contextFiles.*": { starts_with: "/work/project/" } }, { contextFiles }),
+      ).toBe("pass");
+      expect(await statusWith({ "contextFiles.*": { starts_with: "/elsewhere/" } }, { contextFiles })).toBe(
+        "fail",
+      );
+      // The index the author would have guessed (`contextFiles.0`) misses the project's file.
+      expect(
+        await statusWith({ "contextFiles.0": { starts_with: "/work/project/" } }, { contextFiles }),
+      ).toBe("fail");
+    });
+
+    it("holds for none over an empty list, a missing field or a value that is not a list", async () => {
+      const anything = { "contextFiles.*": { contains: "" } };
+      expect(await statusWith(anything, { contextFiles: [] })).toBe("fail");
+      expect(await statusWith(anything, {})).toBe("fail");
+      expect(await statusWith(anything, { contextFiles: "AGENTS.md" })).toBe("fail");
+      expect(await statusWith(anything, { contextFiles: ["AGENTS.md"] })).toBe("pass");
+    });
+
+    it("goes on past the * into each element, takes several *, and reads an object's values", async () => {
+      const payload = {
+        runs: [{ tools: [{ name: "read" }] }, { tools: [{ name: "ls" }, { name: "write" }] }],
+        byName: { a: { ok: false }, b: { ok: true } },
+      };
+      expect(await statusWith({ "runs.*.tools.*.name": "write" }, payload)).toBe("pass");
+      expect(await statusWith({ "runs.*.tools.*.name": "edit" }, payload)).toBe("fail");
+      expect(await statusWith({ "runs.0.tools.*.name": "write" }, payload)).toBe("fail");
+      expect(await statusWith({ "byName.*.ok": true }, payload)).toBe("pass");
+    });
+
+    it("lints a * inside a segment as an error that names the path", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "pi-quests-event-star-"));
+      try {
+        const file = join(dir, "q.yaml");
+        await writeFile(
+          file,
+          'version: 1\nid: q\ntitle: Q\ngoal: g\nchecks:\n  - type: event\n    match:\n      event: context_loaded\n      fields: { "contextFiles.*": { ends_with: AGENTS.md }, "skills.a*": x }\n',
+        );
+        const loaded = await loadQuestFile(file);
+        expect(loaded.ok).toBe(false);
+        if (loaded.ok) return;
+        expect(loaded.diagnostics.map((d) => formatDiagnostic({ ...d, file: "q.yaml" }))).toEqual([
+          'q.yaml:9:61: checks[0].match.fields: "skills.a*": * stands for any element only as a whole segment (like contextFiles.*), not inside "a*"',
+        ]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
   });
 
   describe("boundaries", () => {

@@ -1,0 +1,5 @@
+// How the app greets people.
+
+export function greet(name) {
+  return `Hello, ${name}!`;
+}
