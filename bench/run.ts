@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { cpus, homedir, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { benchCli, cliTable } from "./cli.ts";
+import { benchCurriculum, curriculumTable } from "./curriculum.ts";
 import { benchEngine, engineTable } from "./engine.ts";
 import { benchExtension, extensionTable, turnEndTable } from "./extension.ts";
 import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
@@ -31,6 +32,8 @@ process.stdout.write(`${turnEndTable(extension)}\n`);
 
 process.stdout.write("\n## `pi-quests test`: the starter pack's plays\n\n");
 process.stdout.write(`${playsTable(await benchPlays())}\n`);
+process.stdout.write("\n## The built-in curriculum: lint and `pi-quests test quests/`\n\n");
+process.stdout.write(`${curriculumTable(await benchCurriculum())}\n`);
 
 // The verifier's data dir defaults to {agent_dir}/quests, under the home folder: measured there.
 // /tmp is measured too, for one case: on these machines it creates files far more slowly.
