@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { PLAY_REPLIES_ENV, playRepliesJson } from "../../src/core/play-replies.ts";
 import { FILES_ARE_DATA } from "../../src/probes/review-prompt.ts";
 import { REPO } from "../support/cli.ts";
 import {
@@ -22,6 +23,7 @@ import { makeWorkspace } from "../support/workspace.ts";
 afterEach(closeAllPis);
 
 const PACK = join(REPO, "fixtures/packs/review");
+const SHIPPED_MODEL = join(REPO, "src/extension/scripted-model.ts");
 const LEARNER_MARKER = "LEARNER-MARKER-42";
 const AGENTS_MARKER = "AGENTS-MARKER-7";
 const NOTES = [
@@ -130,7 +132,7 @@ describe("the review check in the real pi", () => {
     const from = pi.lines.length;
     expect(await check(pi)).toContain("claim without reads");
     expect(pi.widgets(from).map(([title]) => title)).toContain(
-      "Quest 1/2: Explain the bug · reviewing with scripted/scripted-1…",
+      "Quest 1/3: Explain the bug · reviewing with scripted/scripted-1…",
     );
     expect(await checkStatus(pi)).toContain("src/calc.js: was cited but never read");
     expect(await checkStatus(pi)).toContain('"add() multiplies" is not in what the reviewer read');
@@ -197,5 +199,56 @@ describe("the review check in the real pi", () => {
       "the review model nowhere/no-such-model is not known to Pi: choose a model with /model",
     );
     expect(requests().filter((r) => r.reviewer)).toEqual([]);
+  }, 120_000);
+});
+
+describe("the review check answered by the shipped play model", () => {
+  it("takes the check's own model, a provider an extension registered, and the replies file's reviews", async () => {
+    const workspace = makeWorkspace(FILES);
+    const replies = join(makeWorkspace(), "replies.json");
+    writeFileSync(
+      replies,
+      playRepliesJson(
+        [],
+        [
+          [
+            { tool: "read", args: { path: "NOTES.md" } },
+            {
+              tool: "submit_review",
+              args: {
+                verdict: "pass",
+                evidence: [{ path: "NOTES.md", quote: "subtracts b instead of adding it." }],
+              },
+            },
+          ],
+        ],
+      ),
+    );
+    const agentDir = makeWorkspace();
+    const requests = join(agentDir, "requests.jsonl");
+    // The learner's model is the fixture's; the check names the shipped one, loaded with -e.
+    const shipped = startPiRpc({
+      workspace,
+      agentDir,
+      pack: PACK,
+      extensions: [SHIPPED_MODEL],
+      env: {
+        PI_QUESTS_START: "play-model",
+        [PLAY_REPLIES_ENV]: replies,
+        PI_QUESTS_SCRIPT_REQUESTS: requests,
+      },
+    });
+    await shipped.settled();
+    const from = shipped.lines.length;
+    await check(shipped);
+    // The pass completes the quest; the pack's next quest comes.
+    expect(shipped.notifications(from).join("\n")).toContain(
+      "Quest complete: A review by the shipped play model ✓",
+    );
+    expect(shipped.widgets(from).map(([title]) => title)).toContain(
+      "Quest 3/3: A review by the shipped play model · reviewing with pi-quests-play/scripted…",
+    );
+    // The fixture model answered no reviewer: the shipped one did.
+    expect(requestsOf(requests).filter((r) => r.reviewer)).toEqual([]);
   }, 120_000);
 });
