@@ -26,14 +26,17 @@ export const LAYERS: readonly (readonly string[])[] = [
  * The only modules that import Pi's packages at run time: the three Pi entries, the extension's
  * (Pi's extension API), the scripted model's (pi-ai's faux provider, which plays a play's
  * replies) and the play controls' (Pi's trust store and session list, so a play saves trust and
- * picks a session with Pi's own code), and the skill probe, which loads skills with Pi's own loader so a skill check judges
- * a skill by Pi's rules, in the CLI as well as in Pi. Anywhere else, Pi is imported for its types.
+ * picks a session with Pi's own code); the skill probe, which loads skills with Pi's own loader
+ * so a skill check judges a skill by Pi's rules, in the CLI as well as in Pi; and the review
+ * session, which runs a review check's reviewer through Pi's SDK. Anywhere else, Pi is imported
+ * for its types.
  */
 export const PI_RUNTIME_IMPORTERS: readonly string[] = [
   "src/extension/index.ts",
   "src/extension/scripted-model.ts",
   "src/extension/play-controls.ts",
   "src/probes/skill.ts",
+  "src/probes/review-session.ts",
 ];
 const PI_PACKAGE = /^@earendil-works\//;
 

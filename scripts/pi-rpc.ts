@@ -66,7 +66,7 @@ export type PiRpc = {
   request(command: Record<string, unknown>, options?: { allowFailure?: boolean }): Promise<RpcLine>;
   /** Waits for the first line from index `from` on that satisfies `test` (45 s unless `timeoutMs`). */
   waitFor(test: (line: RpcLine) => boolean, from?: number, timeoutMs?: number): Promise<RpcLine>;
-  /** Waits until no HUD update has come for a while and the last one is not "checking…". */
+  /** Waits until no HUD update has come for a while and the last one is not "checking…" or "reviewing…". */
   settled(): Promise<void>;
   /** The widget lines of every setWidget from index `from` on, in order. */
   widgets(from?: number): string[][];
@@ -161,7 +161,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
         const count = hudUpdates().length;
         await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
         const [title = ""] = pi.hud().widget ?? [];
-        if (hudUpdates().length === count && count > 0 && !title.includes("checking…")) return;
+        if (hudUpdates().length === count && count > 0 && !/checking…|reviewing/.test(title)) return;
         if (exited !== undefined) throw new Error(`pi exited (${exited}).\n${client.stderr()}`);
         if (Date.now() > deadline) throw new Error(`the HUD never settled.\n${client.stderr()}`);
       }

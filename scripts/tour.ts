@@ -56,15 +56,28 @@ export async function firstChapter(pack = BUILT_IN_PACK): Promise<string[]> {
 export type TourPi = {
   pi: PiRpcClient;
   workspace: string;
+  home: string;
   /** Plays one leg; returns the RPC line index it started at (for reading what the HUD did). */
   play(leg: Leg): Promise<{ from: number; completed: boolean }>;
   close(): Promise<void>;
 };
 
+/** Where a tour runs: the learner's folder and a home holding the agent dir. */
+export type TourFolders = { workspace: string; home: string };
+
+export type TourOptions = {
+  pack?: string;
+  /** A folder and home an earlier tour left (kept by it): the same learner coming back. */
+  folders?: TourFolders;
+  /** Keep the folders when the tour closes (to open another on them). */
+  keep?: boolean;
+};
+
 /** Opens the real Pi for `legs` (their replies in one file); nothing of the user's home is used. */
-export function openTour(legs: readonly Leg[], pack = BUILT_IN_PACK): TourPi {
-  const workspace = mkdtempSync(join(tmpdir(), "pi-quests-tour-"));
-  const home = mkdtempSync(join(tmpdir(), "pi-quests-tour-home-"));
+export function openTour(legs: readonly Leg[], options: TourOptions = {}): TourPi {
+  const pack = options.pack ?? BUILT_IN_PACK;
+  const workspace = options.folders?.workspace ?? mkdtempSync(join(tmpdir(), "pi-quests-tour-"));
+  const home = options.folders?.home ?? mkdtempSync(join(tmpdir(), "pi-quests-tour-home-"));
   const replies = join(home, "replies.json");
   writeFileSync(replies, playRepliesJson(legs.flatMap((leg) => repliesOf(leg.play))));
   const env = tourEnv(home, replies, pack);
@@ -93,8 +106,10 @@ export function openTour(legs: readonly Leg[], pack = BUILT_IN_PACK): TourPi {
       const done = `Quest complete: ${leg.quest.title}`;
       return { from, completed: pi.notifications(from).some((text) => text.startsWith(done)) };
     },
+    home,
     async close() {
       await pi.close();
+      if (options.keep) return;
       rmSync(workspace, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     },

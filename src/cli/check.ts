@@ -13,6 +13,7 @@ import type { QuestActivation } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createGitProbe } from "../probes/git.ts";
 import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
+import { REVIEW_MODEL_PATTERN } from "../verifier/checks/review.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
@@ -38,6 +39,8 @@ Options:
   --data-dir DIR         where verifier evidence goes, outside the workspace
                          (default: {agent_dir}/quests)
   --confirm CHECK_ID     answer yes to a confirm check (repeatable)
+  --review-model P/ID    the model a review check's reviewer uses when the check names
+                         none (resolved through Pi's models and auth in {agent_dir})
   --json                 print one JSON object instead of text
   -h, --help             this text
 
@@ -59,6 +62,7 @@ const CHECK_OPTIONS = {
   session: { type: "string" },
   "data-dir": { type: "string" },
   confirm: { type: "string", multiple: true },
+  "review-model": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -96,6 +100,13 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     return invalid(io, `give exactly one quest file or pack folder (got ${positionals.length})`);
   if (values.events !== undefined && values.session !== undefined) {
     return invalid(io, "give --events or --session, not both");
+  }
+  const reviewModel = values["review-model"];
+  if (reviewModel !== undefined && !REVIEW_MODEL_PATTERN.test(reviewModel)) {
+    return invalid(
+      io,
+      `--review-model ${reviewModel}: give provider/model-id (for example anthropic/claude-sonnet-4-5)`,
+    );
   }
   const quest = await chooseQuest(resolve(io.cwd, positionals[0] ?? ""), values, io);
   if (!quest.ok) return EXIT.invalid;
@@ -244,6 +255,7 @@ async function evaluateQuest(
     env: io.env,
     confirmed: (id) => confirmed.has(id),
     onIntegrityAlert: (alert) => io.stderr(`warning: ${describeAlert(alert)}\n`),
+    ...(values["review-model"] ? { reviewModels: { fallback: values["review-model"] } } : {}),
     ...piPackageOf(io),
   });
   const result = await evaluate({ events, ...(sessionId ? { sessionId } : {}) });

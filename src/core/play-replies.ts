@@ -19,6 +19,18 @@
  * an ordinary text message, never an error (an error would end the run as a provider failure,
  * and Pi's auto-retry would ask again). Summarization requests (compaction, /tree branch
  * summaries) are answered `SUMMARY_TEXT` and use up no reply.
+ *
+ * `reviews` (optional) answers a `review` check's reviewer: `reviews[i]` is the i-th reviewer
+ * session's list (a request whose offered tools include `submit_review` is a reviewer's, told
+ * apart by its first user message), played the same way; `runs` is not touched by a review. A
+ * reviewer past its list is answered `NO_MORE_REPLIES`, so it gives no judgment (pending).
+ *
+ * ```json
+ * { "version": 1, "runs": [[{ "text": "Noted." }]],
+ *   "reviews": [[{ "tool": "read", "args": { "path": "NOTES.md" } },
+ *                { "tool": "submit_review", "args": { "verdict": "pass",
+ *                  "evidence": [{ "path": "NOTES.md", "quote": "subtracts b" }] } }]] }
+ * ```
  */
 
 /** A JSON value, as a tool call's arguments hold them. */
@@ -30,8 +42,8 @@ export type ToolReply = { tool: string; args: { [key: string]: JsonValue } };
 export type TextReply = { text: string };
 export type Reply = ToolReply | TextReply;
 
-/** The file: one list of replies per run, in the order the runs start. */
-export type PlayReplies = { version: 1; runs: Reply[][] };
+/** The file: one list of replies per run, in the order the runs start; one per review session. */
+export type PlayReplies = { version: 1; runs: Reply[][]; reviews?: Reply[][] };
 
 /** The variable that names the replies file. */
 export const PLAY_REPLIES_ENV = "PI_QUESTS_PLAY_REPLIES";
@@ -64,9 +76,12 @@ export function isToolReply(reply: Reply): reply is ToolReply {
   return "tool" in reply;
 }
 
-/** The file's text for these runs. */
-export function playRepliesJson(runs: readonly (readonly Reply[])[]): string {
-  return `${JSON.stringify({ version: 1, runs }, null, 2)}\n`;
+/** The file's text for these runs (and these review sessions, when there are any). */
+export function playRepliesJson(
+  runs: readonly (readonly Reply[])[],
+  reviews?: readonly (readonly Reply[])[],
+): string {
+  return `${JSON.stringify({ version: 1, runs, ...(reviews ? { reviews } : {}) }, null, 2)}\n`;
 }
 
 /** The file's text read back, or the first problem with it (a sentence naming where). */
@@ -82,16 +97,31 @@ export function parsePlayReplies(
   if (!isPlainObject(data) || data.version !== 1 || !Array.isArray(data.runs)) {
     return { ok: false, problem: 'expected {"version": 1, "runs": [[reply, ...], ...]}' };
   }
-  const runs: Reply[][] = [];
-  for (const [i, run] of data.runs.entries()) {
-    if (!Array.isArray(run)) return { ok: false, problem: `runs[${i}] is not a list of replies` };
-    for (const [j, reply] of run.entries()) {
+  const runs = replyLists(data.runs, "runs");
+  if (!runs.ok) return runs;
+  if (data.reviews === undefined) return { ok: true, value: { version: 1, runs: runs.lists } };
+  if (!Array.isArray(data.reviews))
+    return { ok: false, problem: "reviews is not a list of lists of replies" };
+  const reviews = replyLists(data.reviews, "reviews");
+  if (!reviews.ok) return reviews;
+  return { ok: true, value: { version: 1, runs: runs.lists, reviews: reviews.lists } };
+}
+
+/** Lists of replies, each checked, or the first problem (named `key[i][j]`). */
+function replyLists(
+  lists: unknown[],
+  key: string,
+): { ok: true; lists: Reply[][] } | { ok: false; problem: string } {
+  const checked: Reply[][] = [];
+  for (const [i, list] of lists.entries()) {
+    if (!Array.isArray(list)) return { ok: false, problem: `${key}[${i}] is not a list of replies` };
+    for (const [j, reply] of list.entries()) {
       const problem = replyProblem(reply);
-      if (problem) return { ok: false, problem: `runs[${i}][${j}] ${problem}` };
+      if (problem) return { ok: false, problem: `${key}[${i}][${j}] ${problem}` };
     }
-    runs.push(run as Reply[]);
+    checked.push(list as Reply[]);
   }
-  return { ok: true, value: { version: 1, runs } };
+  return { ok: true, lists: checked };
 }
 
 function replyProblem(reply: unknown): string | undefined {

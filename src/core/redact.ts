@@ -153,3 +153,16 @@ export function redactCommand(text: string): string {
   }
   return redacted;
 }
+
+/**
+ * A copy of `value` (JSON-like: a review's transcript) with every string redacted as a receipt's
+ * command is: secrets in file contents, prompts and tool arguments become `***`.
+ */
+export function redactDeep(value: unknown): unknown {
+  if (typeof value === "string") return redactCommand(value);
+  if (Array.isArray(value)) return value.map(redactDeep);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, redactDeep(inner)]));
+  }
+  return value;
+}

@@ -19,7 +19,7 @@ import { formatQuestResult } from "../verifier/report.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import { createQuestActivator, type QuestStart } from "./quest-activation.ts";
 import { questHelp, readQuestCommand } from "./quest-command.ts";
-import { createQuestEvaluation } from "./quest-evaluation.ts";
+import { createQuestEvaluation, type EvaluatorHooks } from "./quest-evaluation.ts";
 import { questHudState } from "./quest-hud-state.ts";
 import { type QuestSummary, questSummaries } from "./quest-list.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
@@ -36,6 +36,7 @@ export type QuestControllerDeps = {
     quest: Quest,
     pins: QuestPins,
     confirmed: (checkId: string) => boolean | undefined,
+    hooks?: EvaluatorHooks,
   ): Promise<QuestEvaluator>;
   /** Pins the workspace's node_modules, for a quest whose command checks run in the task verifier. */
   pinDependencies?(): Promise<DependencyPin>;
@@ -78,7 +79,13 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
 
   const render = () => {
     if (disposed) return;
-    ui.showHud(questHudState(session, { evaluating: evaluation.evaluating, integrity: alerts.hudLine() }));
+    ui.showHud(
+      questHudState(session, {
+        evaluating: evaluation.evaluating,
+        reviewing: evaluation.reviewing,
+        integrity: alerts.hudLine(),
+      }),
+    );
   };
   const evaluation = createQuestEvaluation({
     session,

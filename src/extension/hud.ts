@@ -18,6 +18,8 @@ export type HudState =
       total: number;
       checks: HudCheck[];
       evaluating: boolean;
+      /** A review running now, with its model: a model reads the learner's files meanwhile. */
+      reviewing?: string;
       /** A warning that pi-quests ignored altered records or blocked the agent (integrity-alerts.ts). */
       integrity?: string;
     }
@@ -47,7 +49,7 @@ export function hudLines(state: HudState): HudLine[] {
 function questLines(state: HudState): HudLine[] {
   switch (state.kind) {
     case "active": {
-      const checking = state.evaluating ? " · checking…" : "";
+      const checking = activity(state);
       return [
         { tone: "title", text: `Quest ${state.position}/${state.total}: ${state.title}${checking}` },
         ...state.checks.map(checkLine),
@@ -71,7 +73,7 @@ function questLines(state: HudState): HudLine[] {
 export function hudStatus(state: HudState): string {
   switch (state.kind) {
     case "active":
-      return `quest ${state.position}/${state.total}${state.evaluating ? " · checking…" : ""}`;
+      return `quest ${state.position}/${state.total}${activity(state)}`;
     case "idle":
       return `quests ${state.done}/${state.total}${state.done === state.total ? " ✓" : ""}`;
     case "broken":
@@ -79,6 +81,12 @@ export function hudStatus(state: HudState): string {
     default:
       return unreachable(state);
   }
+}
+
+/** What the active quest's title says is going on: a review (it costs a model run), a check, or nothing. */
+function activity(state: { evaluating: boolean; reviewing?: string }): string {
+  if (state.reviewing !== undefined) return ` · reviewing with ${state.reviewing}…`;
+  return state.evaluating ? " · checking…" : "";
 }
 
 function checkLine(check: HudCheck): HudLine {

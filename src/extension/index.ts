@@ -21,6 +21,7 @@ import { agentDirFrom } from "../core/paths.ts";
 import { piPackageFolderOf } from "../core/pi-package.ts";
 import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
+import type { ReviewModelSource } from "../runtime/reviewer.ts";
 import type { QuestController } from "./controller.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { questCompletions } from "./quest-command.ts";
@@ -186,6 +187,7 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi) {
       ...piPackageOption(runningPiPackage()),
       sessionId: () => sessionId,
       backlog: early,
+      reviewModels: reviewModelsOf(ctx),
     });
     if (opened.ok) return opened.controller;
     ui.showHud({ kind: "broken", notice: "the quest pack has errors (see the notification)" });
@@ -241,6 +243,31 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi) {
       sink = controller ?? DISCARD;
       return controller;
     },
+  };
+}
+
+/**
+ * Where a review check's model comes from when it names none: the learner's current model (read
+ * when the review starts), and the providers extensions registered in this Pi (a custom provider,
+ * the scripted play model), which the reviewer's own model runtime does not have.
+ */
+function reviewModelsOf(ctx: ExtensionContext): ReviewModelSource {
+  const live = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch {
+      return undefined; // a ctx made stale by a session replacement: no model from it
+    }
+  };
+  return {
+    current: () => live(() => (ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined)),
+    registeredProvider: (provider) =>
+      live(() => {
+        const config = ctx.modelRegistry.getRegisteredProviderConfig(provider);
+        if (config) return { kind: "config" as const, config };
+        const native = ctx.modelRegistry.getRegisteredNativeProvider(provider);
+        return native ? { kind: "native" as const, provider: native } : undefined;
+      }),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
+import type { EvaluationTrigger } from "../verifier/context.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { createScheduler, type VerifierScheduler } from "../verifier/scheduler.ts";
 import type { ActiveQuestState, QuestPins, QuestSessionState } from "./quest-session-state.ts";
@@ -17,6 +18,7 @@ export type QuestEvaluationOptions = {
     quest: Quest,
     pins: QuestPins,
     confirmed: (checkId: string) => boolean | undefined,
+    hooks?: EvaluatorHooks,
   ): Promise<QuestEvaluator>;
   sessionId(): string | undefined;
   debounceMs?: number;
@@ -26,9 +28,18 @@ export type QuestEvaluationOptions = {
   onError(message: string): void;
 };
 
+/** What the evaluator tells the evaluation while it runs. */
+export type EvaluatorHooks = {
+  onReviewActivity(activity: { reviewing: true; model: string } | { reviewing: false }): void;
+};
+
 export type QuestEvaluation = {
   /** Whether an evaluation is running (the HUD says "checking…"). */
   readonly evaluating: boolean;
+  /** The review running now, with its model (the HUD says "reviewing…"); undefined when none. */
+  readonly reviewing: string | undefined;
+  /** Told by the evaluator when a review starts and ends. */
+  reviewActivity(activity: { reviewing: true; model: string } | { reviewing: false }): void;
   questActivated(): void;
   turnEnd(): void;
   manualCheck(): void;
@@ -43,12 +54,20 @@ export type QuestEvaluation = {
 export function createQuestEvaluation(options: QuestEvaluationOptions): QuestEvaluation {
   const { session } = options;
   let evaluating = false;
+  let reviewing: string | undefined;
   let disposed = false;
+
+  const reviewActivity = (activity: { reviewing: true; model: string } | { reviewing: false }) => {
+    reviewing = activity.reviewing ? activity.model : undefined;
+    if (!disposed) options.render();
+  };
 
   /** The quest's evaluator, built once; a failure to build it (say, a transient git error) is tried again next time. */
   const evaluatorOf = (current: ActiveQuestState): Promise<QuestEvaluator> => {
     current.evaluator ??= options
-      .createEvaluator(current.quest, session.pinsOf(current), session.confirmedFor(current.quest.id))
+      .createEvaluator(current.quest, session.pinsOf(current), session.confirmedFor(current.quest.id), {
+        onReviewActivity: (activity) => reviewActivity(activity),
+      })
       .catch((error: unknown) => {
         current.evaluator = undefined;
         throw error;
@@ -56,7 +75,7 @@ export function createQuestEvaluation(options: QuestEvaluationOptions): QuestEva
     return current.evaluator;
   };
 
-  const evaluate = async (signal: AbortSignal) => {
+  const evaluate = async (signal: AbortSignal, trigger: EvaluationTrigger) => {
     const current = session.active;
     if (!current) return;
     evaluating = true;
@@ -68,6 +87,7 @@ export function createQuestEvaluation(options: QuestEvaluationOptions): QuestEva
         events: session.visibleEvents(current.record),
         ...(sessionId ? { sessionId } : {}),
         signal,
+        trigger,
       });
       // A cancelled run, or one whose quest was replaced meanwhile, publishes nothing.
       if (signal.aborted || session.active !== current || disposed) return;
@@ -96,6 +116,10 @@ export function createQuestEvaluation(options: QuestEvaluationOptions): QuestEva
     get evaluating() {
       return evaluating;
     },
+    get reviewing() {
+      return reviewing;
+    },
+    reviewActivity,
     questActivated: () => scheduler.questActivated(),
     turnEnd: () => scheduler.turnEnd(),
     manualCheck: () => scheduler.manualCheck(),

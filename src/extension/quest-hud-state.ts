@@ -7,6 +7,8 @@ import type { QuestSessionState } from "./quest-session-state.ts";
 export type HudInputs = {
   /** Whether an evaluation of the active quest is running. */
   evaluating: boolean;
+  /** The model of the review running now, if one is. */
+  reviewing?: string | undefined;
   /** The integrity warning, if pi-quests ignored altered records or blocked the agent. */
   integrity: string | undefined;
 };
@@ -25,7 +27,10 @@ export function hudCheck(check: { id: string; describe?: string }, result?: Chec
   return { describe, status: result.status, reason };
 }
 
-export function questHudState(session: QuestSessionState, { evaluating, integrity }: HudInputs): HudState {
+export function questHudState(
+  session: QuestSessionState,
+  { evaluating, reviewing, integrity }: HudInputs,
+): HudState {
   const { pack, active, notice } = session;
   const total = pack.length;
   const warning = integrity ? { integrity } : {};
@@ -50,6 +55,7 @@ export function questHudState(session: QuestSessionState, { evaluating, integrit
     total,
     checks: active.quest.checks.map((check) => hudCheck(check, results.get(check.id))),
     evaluating,
+    ...(reviewing !== undefined ? { reviewing } : {}),
     ...warning,
   };
 }

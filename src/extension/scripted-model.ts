@@ -20,6 +20,11 @@
  * /resume, /reload): the playback lives on globalThis, keyed by the file, and goes on where the
  * last session left it.
  *
+ * A review check's reviewer (a request whose offered tools include `submit_review`) is answered
+ * from the file's `reviews` instead, one list per reviewer session (nextReviewReply): the
+ * learner's runs are not touched, so a play's prompts and its reviews never take each other's
+ * replies. Told apart by the tools offered, never by the order of the calls.
+ *
  * The only Pi packages imported are pi-ai's faux provider (Pi's extension loader aliases
  * `@earendil-works/pi-ai/compat` to Pi's own copy) and the extension API's types.
  */
@@ -31,6 +36,7 @@ import {
   fauxText,
   fauxToolCall,
   getCurrentSystemPrompt,
+  getCurrentTools,
   registerFauxProvider,
 } from "@earendil-works/pi-ai/compat";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
@@ -59,7 +65,9 @@ const MODELS = [
 
 /** Where a play stands: which run the last request was in, and the next reply of that run. */
 export type Playback = {
-  readonly replies: { ok: true; runs: readonly (readonly Reply[])[] } | { ok: false; problem: string };
+  readonly replies:
+    | { ok: true; runs: readonly (readonly Reply[])[]; reviews?: readonly (readonly Reply[])[] }
+    | { ok: false; problem: string };
   /** The index of the current run in `runs`; -1 before the first request. */
   run: number;
   /** The identity of the user message the current run started with. */
@@ -80,6 +88,30 @@ export function openPlayback(file: string | undefined): Playback {
   return { replies, run: -1, runKey: undefined, next: 0 };
 }
 
+/** Where the reviewer sessions stand in the file's `reviews`, kept apart from the learner's runs. */
+type ReviewPlayback = { run: number; key: string | undefined; next: number };
+const REVIEW_PLAYBACKS = new WeakMap<Playback, ReviewPlayback>();
+
+/** Whether a request is a review check's reviewer's: it offers `submit_review`. */
+export function isReviewerRequest(messages: Parameters<typeof getCurrentTools>[0]): boolean {
+  return getCurrentTools(messages).some((tool) => tool.name === "submit_review");
+}
+
+/** The answer to a reviewer's request, from `reviews`: one list per reviewer session, told apart by its first user message. */
+export function nextReviewReply(playback: Playback, request: PlayRequest): Reply {
+  if (!playback.replies.ok) return { text: unreadableReplies(playback.replies.problem) };
+  const state = REVIEW_PLAYBACKS.get(playback) ?? { run: -1, key: undefined, next: 0 };
+  REVIEW_PLAYBACKS.set(playback, state);
+  const first = request.messages.find((message) => message.role === "user");
+  const key = first ? JSON.stringify([first.timestamp ?? null, first.content ?? null]) : "";
+  if (key !== state.key) {
+    state.key = key;
+    state.run++;
+    state.next = 0;
+  }
+  return playback.replies.reviews?.[state.run]?.[state.next++] ?? { text: NO_MORE_REPLIES };
+}
+
 function readReplies(file: string | undefined): Playback["replies"] {
   if (!file) return { ok: false, problem: `${PLAY_REPLIES_ENV} is not set` };
   let text: string;
@@ -92,9 +124,9 @@ function readReplies(file: string | undefined): Playback["replies"] {
     };
   }
   const parsed = parsePlayReplies(text);
-  return parsed.ok
-    ? { ok: true, runs: parsed.value.runs }
-    : { ok: false, problem: `${file}: ${parsed.problem}` };
+  if (!parsed.ok) return { ok: false, problem: `${file}: ${parsed.problem}` };
+  const { runs, reviews } = parsed.value;
+  return reviews ? { ok: true, runs, reviews } : { ok: true, runs };
 }
 
 /** The answer to one request, moving the playback on (a summarization request leaves it as it is). */
@@ -202,7 +234,9 @@ export default function scriptedModel(pi: ExtensionAPI): void {
     models: MODELS,
     answer: (context) => {
       const systemPrompt = getCurrentSystemPrompt(context.messages);
-      return messageOf(nextReply(playback, { systemPrompt, messages: context.messages }));
+      const request = { systemPrompt, messages: context.messages };
+      const reviewer = isReviewerRequest(context.messages);
+      return messageOf(reviewer ? nextReviewReply(playback, request) : nextReply(playback, request));
     },
   });
 }

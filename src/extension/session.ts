@@ -10,6 +10,7 @@ import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
 import { openProgressStore } from "../runtime/progress.ts";
+import type { ReviewModelSource } from "../runtime/reviewer.ts";
 import { loadQuestPack } from "../verifier/loader.ts";
 import { type QuestController, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
@@ -31,6 +32,8 @@ export type QuestSessionOptions = {
   debounceMs?: number;
   /** Events that came while opening; recorded before the first evaluation. */
   backlog?: PiEvent[];
+  /** Where a review check's model comes from when it names none: the learner's model in Pi. */
+  reviewModels?: ReviewModelSource;
 };
 
 export type QuestSessionOpened = { ok: true; controller: QuestController } | { ok: false; message: string };
@@ -84,7 +87,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(options.backlog ? { backlog: options.backlog } : {}),
     start: questStartOf(env.PI_QUESTS_START),
     workspace,
-    async createEvaluator(quest, pins, confirmed) {
+    async createEvaluator(quest, pins, confirmed, hooks) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");
       return createQuestEvaluator({
@@ -98,6 +101,8 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         env,
         confirmed,
         onIntegrityAlert: alerts.report,
+        ...(options.reviewModels ? { reviewModels: options.reviewModels } : {}),
+        ...(hooks ? { onReviewActivity: hooks.onReviewActivity } : {}),
         ...(options.piPackage ? { piPackage: options.piPackage } : {}),
       });
     },

@@ -1,6 +1,12 @@
 /** The real Node adapters behind the engine's `Probes` port. */
 import { piPackageEnvironment } from "../core/pi-package.ts";
-import type { IsolatedRunRequest, Probes, ScriptOutcome } from "../verifier/probes.ts";
+import type {
+  IsolatedRunRequest,
+  Probes,
+  ReviewOutcome,
+  ReviewRequest,
+  ScriptOutcome,
+} from "../verifier/probes.ts";
 import { fileExists, readFile } from "./files.ts";
 import { createGitProbe } from "./git.ts";
 import { bashCheck } from "./script-runner.ts";
@@ -14,6 +20,8 @@ export type NodeProbesOptions = {
   home?: string;
   /** The isolated task verifier's run, when there is one (src/runtime/quest-evaluator.ts builds it). */
   runIsolated?: (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
+  /** The reviewer of review checks, when the quest has one (src/runtime/reviewer.ts builds it). */
+  review?: (request: ReviewRequest) => Promise<ReviewOutcome>;
   /** Pi's package folder, when the host knows it: an in-place command's PI_QUESTS_PI_PACKAGE. */
   piPackage?: string;
 };
@@ -26,6 +34,7 @@ export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
     readFile,
     runCommand: (request) => run({ ...request, env: { ...request.env, ...piPackage } }),
     ...(options.runIsolated ? { runIsolated: options.runIsolated } : {}),
+    ...(options.review ? { review: options.review } : {}),
     git: createGitProbe(),
     // Loaded on first use: Pi's skill loader alone takes a second to import.
     mcpHandshake: async (request) => {

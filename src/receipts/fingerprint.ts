@@ -24,6 +24,7 @@ import {
   Refused,
   startScan,
 } from "./fingerprint/scan.ts";
+import { copyFingerprinted, fingerprintOfCopy } from "./fingerprint/snapshot.ts";
 
 export { fingerprintOfListing, gitBlobId, inGeneratedFolder, type ListedFile } from "./fingerprint/hash.ts";
 export {
@@ -77,6 +78,34 @@ export async function fingerprint(
     }
   });
 }
+
+/**
+ * A copy of the fingerprinted files in `target`, and the copy's fingerprint (what a reviewer
+ * reads: fingerprint/snapshot.ts). No fingerprint, and nothing or part copied, over the limits.
+ */
+export async function snapshotWorkspace(
+  workspace: string,
+  target: string,
+  limits: FingerprintLimits = FINGERPRINT_LIMITS,
+): Promise<WorkspaceSnapshot> {
+  let paths: string[] = [];
+  const taken = await settle(async () => {
+    const copied = await copyFingerprinted(workspace, target, limits);
+    paths = copied.paths;
+    return { fingerprint: copied.fingerprint, path: "full" as const };
+  });
+  return {
+    taken,
+    // Read again after the review: a snapshot changed meanwhile judged other files.
+    again: () =>
+      settle(async () => ({
+        fingerprint: await fingerprintOfCopy(target, paths, limits),
+        path: "full" as const,
+      })),
+  };
+}
+
+export type WorkspaceSnapshot = { taken: FingerprintOutcome; again(): Promise<FingerprintOutcome> };
 
 /** The outcome of `work`: its fingerprint, or the reason a refusal or a failed git gave. */
 async function settle(work: () => Promise<Fingerprinted>): Promise<FingerprintOutcome> {

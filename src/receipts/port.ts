@@ -7,11 +7,13 @@
 import { randomUUID } from "node:crypto";
 import { relative } from "node:path";
 import type { CommandCheck, CommandEvidence, ReceiptEvidence } from "../verifier/checks/command.ts";
+import type { ReviewEvidence } from "../verifier/checks/review.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { ReceiptHandle, ReceiptPort } from "../verifier/receipts-port.ts";
 import type { CheckResult } from "../verifier/results.ts";
 import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from "./fingerprint.ts";
 import { checkIdentity, normalizeRelativePath, redactCommand } from "./identity.ts";
+import { recordReview, reuseReview } from "./review-receipts.ts";
 import { RECEIPT_SCHEMA, type Receipt, type ReceiptState, type Termination } from "./schema.ts";
 import { newestByIdentity, type ReceiptStore, supersedeKey } from "./store.ts";
 
@@ -27,8 +29,8 @@ export type ReceiptPortOptions = {
   tool?: string;
 };
 
-/** One evaluation's view of the receipts and the files, shared by the port's four steps. */
-type Evaluation = {
+/** One evaluation's view of the receipts and the files, shared by the port's steps (and review-receipts.ts). */
+export type Evaluation = {
   options: ReceiptPortOptions;
   takeFingerprint: (workspace: string) => Promise<FingerprintOutcome>;
   now: () => Date;
@@ -49,6 +51,8 @@ export function createReceiptPort(options: ReceiptPortOptions): ReceiptPort {
     begin: (check, questId, cwd) => begin(evaluation, check, questId, cwd),
     finish: (handle, result, outcome) => finish(evaluation, handle, result, outcome),
     recheck: (results) => recheck(evaluation, results),
+    reuseReview: (check, questId) => reuseReview(evaluation, check, questId),
+    recordReview: (check, questId, review) => recordReview(evaluation, check, questId, review),
   };
 }
 
@@ -276,15 +280,20 @@ function withReceipt(result: CheckResult, receipt: Receipt): CheckResult {
  * fingerprint no longer matches is stale, and its check pending.
  */
 async function recheck(evaluation: Evaluation, results: readonly CheckResult[]): Promise<CheckResult[]> {
-  const receipted = results.some((c) => c.status === "pass" && c.evidence.kind === "command");
+  const receipted = results.some((c) => c.status === "pass" && hasReceipt(c.evidence));
   if (!receipted) return [...results];
   const now = await evaluation.takeFingerprint(evaluation.options.workspace);
   return results.map((result) => staleIfChanged(result, now));
 }
 
+/** The evidence of a check that leaves receipts (a command, a review). */
+function hasReceipt(evidence: CheckResult["evidence"]): evidence is CommandEvidence | ReviewEvidence {
+  return evidence.kind === "command" || evidence.kind === "review";
+}
+
 function staleIfChanged(result: CheckResult, now: FingerprintOutcome): CheckResult {
   const { evidence } = result;
-  if (result.status !== "pass" || evidence.kind !== "command" || !evidence.receipt) return result;
+  if (result.status !== "pass" || !hasReceipt(evidence) || !evidence.receipt) return result;
   const receipt = evidence.receipt;
   if (now.ok && now.fingerprint.value === receipt.fingerprint) return result;
   const why = now.ok

@@ -19,8 +19,19 @@ export const RECEIPT_STATES = [
 ] as const;
 export type ReceiptState = (typeof RECEIPT_STATES)[number];
 
-/** How a run ended. A timeout is one of these, never a state: it cannot pass. */
-export const TERMINATIONS = ["exit", "signal", "timeout", "stopped", "unavailable", "interrupted"] as const;
+/**
+ * How a run ended. A timeout is one of these, never a state: it cannot pass. `judged`: a review
+ * came to a judgment the acceptance rules took (or refused).
+ */
+export const TERMINATIONS = [
+  "exit",
+  "signal",
+  "timeout",
+  "stopped",
+  "unavailable",
+  "interrupted",
+  "judged",
+] as const;
 export type Termination = (typeof TERMINATIONS)[number];
 
 export const FingerprintSchema = z.strictObject({
@@ -41,7 +52,9 @@ export const ReceiptSchema = z.strictObject({
   attempt: z.int().min(1),
   /** A stable hash of the normalized check definition and cwd, computed before redaction. */
   checkIdentity: z.string().regex(/^[0-9a-f]{64}$/),
-  /** The command as persisted: secrets redacted. */
+  /** What ran: a command check's command (absent: written before reviews), or a review. */
+  kind: z.enum(["command", "review"]).optional(),
+  /** The command as persisted: secrets redacted (a review: `review: <criterion>`). */
   command: z.string(),
   /** Workspace-relative folder the command ran in ("." for the root). */
   cwd: z.string(),
@@ -51,8 +64,8 @@ export const ReceiptSchema = z.strictObject({
   exitCode: z.int().nullable(),
   termination: z.enum(TERMINATIONS).nullable(),
   provenance: z.strictObject({
-    /** Who ran it: the isolated verifier or in place. */
-    isolation: z.enum(["worktree", "none"]),
+    /** Who ran it: the isolated verifier, in place, or (a review) on a snapshot of the workspace. */
+    isolation: z.enum(["worktree", "none", "snapshot"]),
     runDir: z.string().nullable(),
     baseline: z.string().nullable(),
     head: z.string().nullable(),

@@ -14,12 +14,14 @@ import { createNodeProbes } from "../probes/index.ts";
 import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
-import { leavesReceipts, taskVerifierChecks } from "../verifier/checks/registry.ts";
+import { leavesReceipts, needsReviewer, taskVerifierChecks } from "../verifier/checks/registry.ts";
+import type { EvaluationTrigger } from "../verifier/context.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import type { IsolatedRunRequest, ScriptOutcome } from "../verifier/probes.ts";
 import type { Quest } from "../verifier/quest.ts";
 import type { QuestResult } from "../verifier/results.ts";
 import { oracleMissingMessage, oraclePin } from "./oracle-baseline.ts";
+import { createReviewer, type ReviewerOptions, type ReviewModelSource } from "./reviewer.ts";
 
 export type QuestEvaluatorOptions = {
   quest: Quest;
@@ -49,6 +51,10 @@ export type QuestEvaluatorOptions = {
   onIntegrityAlert?: IntegrityReporter;
   /** node_modules as pinned when the quest was activated (pinDependencies); absent, not compared. */
   dependencies?: DependencyPin;
+  /** Where a review check's model comes from when it names none (the learner's, the CLI's flag). */
+  reviewModels?: ReviewModelSource;
+  /** Told when a review starts and ends (the HUD says "reviewing…"). */
+  onReviewActivity?: ReviewerOptions["onActivity"];
   /**
    * Pi's package folder, when the host knows it (the extension: the Pi that loaded it; the CLI:
    * the Pi it would play with): command checks get it as PI_QUESTS_PI_PACKAGE.
@@ -60,6 +66,8 @@ export type EvaluationInput = {
   events: readonly VerifierEvent[];
   sessionId?: string;
   signal?: AbortSignal;
+  /** Why it runs (absent: the learner asked); a review check reviews only when asked. */
+  trigger?: EvaluationTrigger;
 };
 
 export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
@@ -138,6 +146,17 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
     env: options.env,
     home: options.home,
     ...(runIsolated ? { runIsolated } : {}),
+    ...(quest.checks.some(needsReviewer)
+      ? {
+          review: createReviewer({
+            workspace: options.workspace,
+            dataDir: options.dataDir,
+            agentDir: options.agentDir,
+            models: options.reviewModels ?? {},
+            ...(options.onReviewActivity ? { onActivity: options.onReviewActivity } : {}),
+          }),
+        }
+      : {}),
     ...(options.piPackage ? { piPackage: options.piPackage } : {}),
   });
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
@@ -171,6 +190,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
       questId: quest.id,
       ...(input.signal ? { signal: input.signal } : {}),
       ...(receipts ? { receipts } : {}),
+      ...(input.trigger ? { trigger: input.trigger } : {}),
     });
   };
 }

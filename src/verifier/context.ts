@@ -29,4 +29,12 @@ export type EvaluationContext = {
   signal?: AbortSignal;
   /** Receipts for command checks: reuse of fresh ones, a record of every run. */
   receipts?: ReceiptPort;
+  /**
+   * Why this evaluation runs: the learner asked (`/quest check`, the CLI), a quest was activated,
+   * or a turn ended. Absent means manual. A review check reviews only when asked (or, with
+   * `on_turn_end: true`, at a turn end too).
+   */
+  trigger?: EvaluationTrigger;
 };
+
+export type EvaluationTrigger = "manual" | "activation" | "turn_end";

@@ -2,9 +2,10 @@
  * The one port through which the engine touches the world. The engine itself reads no file and
  * spawns no process: tests inject fakes, and src/probes has the real Node adapters.
  */
-import type { Containment, IsolationEvidence } from "./checks/command.ts";
+import type { Containment, IsolationEvidence, RunFingerprint } from "./checks/command.ts";
 import type { ConfirmCheck } from "./checks/confirm.ts";
 import type { McpHandshakeCheck, McpLaunch } from "./checks/mcp-handshake.ts";
+import type { ReviewRead, ReviewSubmission } from "./review-judgment.ts";
 
 export type { McpLaunch };
 
@@ -160,6 +161,51 @@ export type SkillOutcome =
   /** The skill (its folder or SKILL.md) leads outside its root through a link: refused, never read. */
   | { ok: false; problem: "escape"; path: string; message: string };
 
+/** A `review` check for the reviewer: a fresh session judges the criterion on a snapshot of the workspace. */
+export type ReviewRequest = {
+  questId: string;
+  checkId: string;
+  criterion: string;
+  /** Where the reviewer should start (workspace-relative); it may read any other file. */
+  files: readonly string[];
+  /** `provider/id` the check asks for; absent, the learner's current model. */
+  model?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+};
+
+/** Where the review's record is: its folder in the data dir and its redacted transcript. */
+export type ReviewRecord = {
+  runDir: string;
+  transcript: { file: string; sha256: string; messages: number };
+};
+
+/**
+ * What the reviewer did, as facts: the engine's rules (review-judgment.ts) decide what they are
+ * worth. `ok: false` is a review that did not come to an end the rules can judge.
+ */
+export type ReviewOutcome =
+  | {
+      ok: true;
+      /** `provider/id` the reviewer ran with. */
+      model: string;
+      /** Its own successful `read` calls, issued before its first `submit_review`. */
+      reads: ReviewRead[];
+      submissions: ReviewSubmission[];
+      /** The fingerprint (receipts' algorithm) of the snapshot it read, taken as the snapshot was made. */
+      fingerprint: RunFingerprint;
+      record?: ReviewRecord;
+      /** Tool calls the reviewer made that are not among its tools (refused): `write`, `bash`... */
+      refusedTools?: string[];
+    }
+  | {
+      ok: false;
+      kind: "no_model" | "timeout" | "stopped" | "unavailable" | "error" | "changed";
+      message: string;
+      model?: string;
+      record?: ReviewRecord;
+    };
+
 export type Probes = {
   fileExists(path: ResolvedPath): Promise<FileKindProbe>;
   readFile(path: ResolvedPath, maxBytes: number): Promise<ReadFileProbe>;
@@ -172,4 +218,6 @@ export type Probes = {
   skillValid(request: SkillRequest): Promise<SkillOutcome>;
   /** The learner's answer, or undefined when there is none yet. */
   confirm(check: ConfirmCheck): Promise<boolean | undefined>;
+  /** Has an independent reviewer judge a criterion; absent where there is no reviewer. */
+  review?: (request: ReviewRequest) => Promise<ReviewOutcome>;
 };

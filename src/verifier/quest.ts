@@ -43,7 +43,10 @@ export const QuestFileSchema = z
         ctx.addIssue({
           code: "custom",
           path: ["checks", index, field],
-          message: `a ${check.type} check's ${field} is a version 2 field; say version: 2 to use it`,
+          message:
+            field === "type"
+              ? `type: ${check.type} is a version 2 check type; say version: 2 to use it`
+              : `a ${check.type} check's ${field} is a version 2 field; say version: 2 to use it`,
         });
     });
   });

@@ -4,7 +4,8 @@
  * records every run. Absent, checks simply run.
  */
 import type { CommandCheck } from "./checks/command.ts";
-import type { ScriptOutcome } from "./probes.ts";
+import type { ReviewCheck } from "./checks/review.ts";
+import type { ReviewOutcome, ScriptOutcome } from "./probes.ts";
 import type { CheckResult } from "./results.ts";
 
 export type ReceiptHandle = { readonly id: string };
@@ -17,8 +18,18 @@ export type ReceiptPort = {
   /** Records how it ended; returns the result with its receipt (pending when it cannot be green). */
   finish(handle: ReceiptHandle, result: CheckResult, outcome: ScriptOutcome): Promise<CheckResult>;
   /**
+   * A review check: a fresh receipt of a valid judgment (pass or fail) of this exact review on
+   * this exact snapshot answers it; nothing is reviewed again.
+   */
+  reuseReview?(check: ReviewCheck, questId: string): Promise<CheckResult | undefined>;
+  /** Records a review as it ended (on the fingerprint of the snapshot it read); returns the result with its receipt. */
+  recordReview?(check: ReviewCheck, questId: string, review: FinishedReview): Promise<CheckResult>;
+  /**
    * The evaluation's last step: every passing command result, against the files as they are now.
    * A receipt whose fingerprint no longer matches is stale, and its check pending.
    */
   recheck(results: readonly CheckResult[]): Promise<CheckResult[]>;
 };
+
+/** A review that ended, as `recordReview` records it. */
+export type FinishedReview = { started: Date; result: CheckResult; outcome: ReviewOutcome };

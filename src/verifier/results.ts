@@ -18,6 +18,9 @@ export type PendingKind =
   | "isolation_unavailable"
   | "stale" // a pass whose receipt no longer matches the files
   | "no_fingerprint" // ran, but the workspace could not be fingerprinted: never green
+  | "awaiting_review" // a review check not reviewed yet: `/quest check` has it reviewed
+  | "needs_review" // a reviewer's judgment the acceptance rules do not take
+  | "no_model" // no model to review with
   | "error"; // any other infrastructure error
 
 /** A path a check could not use: it leaves its root, or is too large, binary or unreadable. */

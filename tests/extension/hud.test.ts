@@ -229,3 +229,14 @@ describe("integrity alerts", () => {
     ]);
   });
 });
+
+describe("a review running", () => {
+  it("says reviewing with the model in the title and the footer status", () => {
+    const state = active([{ describe: "x", status: "unchecked" }], { evaluating: true, reviewing: "p/m" });
+    expect(hudLines(state)[0]).toEqual({
+      tone: "title",
+      text: "Quest 2/3: Make your first file · reviewing with p/m…",
+    });
+    expect(hudStatus(state)).toBe("quest 2/3 · reviewing with p/m…");
+  });
+});

@@ -245,3 +245,48 @@ describe("the shipped scripted model", () => {
     expect(textOf(answer)).toBe("(the play's replies could not be read: PI_QUESTS_PLAY_REPLIES is not set)");
   });
 });
+
+describe("the shipped scripted model, for a review check's reviewer", () => {
+  const SUBMIT: Reply = { tool: "submit_review", args: { verdict: "pass", evidence: [] } };
+  /** A reviewer session's request: a fresh first user message, and submit_review among its tools. */
+  const reviewer = (model: () => Model<string>, at: number) =>
+    completeSimple(model(), {
+      systemPrompt: "You are an independent reviewer.",
+      messages: [{ role: "user", content: "Judge the criterion.", timestamp: at }],
+      tools: [
+        {
+          name: "submit_review",
+          description: "Record your judgment.",
+          parameters: { type: "object" } as never,
+        },
+      ],
+    });
+
+  it("answers a request that offers submit_review from reviews, one list a session, the learner's runs untouched", async () => {
+    const path = join(
+      makeWorkspace({
+        "replies.json": playRepliesJson([[{ text: "Noted." }]], [[SUBMIT], [{ text: "no judgment" }]]),
+      }),
+      "replies.json",
+    );
+    const { model } = load(undefined, path);
+    expect(toolCallsOf(await reviewer(model, 1))).toEqual([
+      { name: "submit_review", arguments: SUBMIT.args },
+    ]);
+    const chat = conversation(model);
+    expect(textOf(await chat.prompt("Hello"))).toBe("Noted.");
+    expect(textOf(await reviewer(model, 2))).toBe("no judgment");
+    expect(textOf(await reviewer(model, 3))).toBe(NO_MORE_REPLIES);
+  });
+
+  it("refuses a reviews entry that is not a list of replies, naming where", async () => {
+    const path = join(
+      makeWorkspace({
+        "replies.json": JSON.stringify({ version: 1, runs: [], reviews: [[{ tool: "read" }]] }),
+      }),
+      "replies.json",
+    );
+    const { model } = load(undefined, path);
+    expect(textOf(await reviewer(model, 1))).toContain("reviews[0][0] is neither {tool, args} nor {text}");
+  });
+});

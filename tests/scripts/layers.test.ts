@@ -66,16 +66,17 @@ describe("the layer rule", () => {
     );
   });
 
-  it("lets only the two Pi entries and the skill probe import Pi at run time; types anywhere", () => {
+  it("lets only the two Pi entries, the skill probe and the review session import Pi at run time; types anywhere", () => {
     const pi = "@earendil-works/pi-coding-agent";
     expect(importProblem("src/extension/index.ts", site(pi))).toBeUndefined();
     expect(
       importProblem("src/extension/scripted-model.ts", site("@earendil-works/pi-ai/compat")),
     ).toBeUndefined();
     expect(importProblem("src/probes/skill.ts", site(pi))).toBeUndefined();
+    expect(importProblem("src/probes/review-session.ts", site(pi))).toBeUndefined();
     expect(importProblem("src/events/translator.ts", site(pi, true))).toBeUndefined();
     expect(importProblem("src/extension/pi-ui.ts", site(pi))).toBe(
-      "imports @earendil-works/pi-coding-agent at run time; only src/extension/index.ts, src/extension/scripted-model.ts, src/extension/play-controls.ts and src/probes/skill.ts may (import its types with `import type`)",
+      "imports @earendil-works/pi-coding-agent at run time; only src/extension/index.ts, src/extension/scripted-model.ts, src/extension/play-controls.ts, src/probes/skill.ts and src/probes/review-session.ts may (import its types with `import type`)",
     );
     expect(importProblem("src/cli/plays/pi-rpc.ts", site("@earendil-works/pi-ai/compat"))).toMatch(
       /^imports @earendil-works\/pi-ai\/compat at run time; only /,

@@ -74,7 +74,7 @@ checks:
       "a.yaml:2:5: id: a quest id starts with a-z or 0-9 and uses only a-z, 0-9 and -",
       "a.yaml:3:8: title: title must not be empty",
       "a.yaml:7:11: checks[0].path: must be string, not number 42",
-      'a.yaml:8:11: checks[1].type: type "nope" is not a check type; the types are: event, file_exists, json_path, yaml_path, command, git, mcp_handshake, skill_valid, confirm',
+      'a.yaml:8:11: checks[1].type: type "nope" is not a check type; the types are: event, file_exists, json_path, yaml_path, command, git, mcp_handshake, skill_valid, confirm, review',
       'a.yaml:11:16: checks[2].exit_code: expected an integer, {equals: N}, or {min: N} and/or {max: N}; got string "zero"',
       "a.yaml:13:49: checks[3].match.tool.regex: invalid regex: missing closing ): `(` (quest regexes use RE2 syntax; see docs/quest-format.md, Predicates)",
     ]);

@@ -94,3 +94,34 @@ describe("the scheduler", () => {
     expect(errors).toHaveLength(2);
   });
 });
+
+describe("the scheduler's triggers", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("tells each run why it runs, and a manual check during a run makes the trailing run manual", async () => {
+    const triggers: string[] = [];
+    const { evaluate, runs } = gatedEvaluation();
+    const scheduler = createScheduler({
+      evaluate: (signal, trigger) => {
+        triggers.push(trigger);
+        return evaluate(signal);
+      },
+      debounceMs: 10,
+    });
+    scheduler.questActivated();
+    scheduler.turnEnd();
+    await vi.advanceTimersByTimeAsync(10);
+    scheduler.manualCheck();
+    scheduler.turnEnd();
+    await vi.advanceTimersByTimeAsync(10);
+    runs[0]?.finish();
+    await vi.advanceTimersByTimeAsync(0);
+    scheduler.turnEnd();
+    runs[1]?.finish();
+    await vi.advanceTimersByTimeAsync(10);
+    runs[2]?.finish();
+    await scheduler.idle();
+    expect(triggers).toEqual(["activation", "manual", "turn_end"]);
+  });
+});

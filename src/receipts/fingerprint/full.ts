@@ -22,6 +22,11 @@ import {
 } from "./scan.ts";
 
 export async function fullScan(scan: Scan): Promise<Fingerprint> {
+  return finish(scan, await listedEntries(scan));
+}
+
+/** The files the fingerprint covers, as they are on disk now (not read yet). */
+export async function listedEntries(scan: Scan): Promise<Entry[]> {
   const git = gitIn(scan);
   const listed = (await insideGitWorkTree(git))
     ? await inPrivateIndex(scan, gitFiles, { refresh: "none" })
@@ -31,7 +36,7 @@ export async function fullScan(scan: Scan): Promise<Fingerprint> {
     const entry = isGenerated(path) ? null : inspect(scan, path);
     if (entry) entries.push(entry);
   });
-  return finish(scan, entries);
+  return entries;
 }
 
 /**

@@ -35,6 +35,8 @@ export type CheckNeeds<C> = {
    * the learner is asked.
    */
   confirmation?: (check: C) => string;
+  /** It is judged by an independent reviewer (a model session): the runtime builds one for it. */
+  review?: boolean;
 };
 
 /** Extra report lines for one check, under its one-line summary (the CLI's `check`, `/quest status`). */

@@ -16,6 +16,7 @@ import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
 import { type GitEvidence, gitCheck } from "./git.ts";
 import { jsonPathCheck } from "./json-path.ts";
 import { type McpEvidence, mcpHandshakeCheck } from "./mcp-handshake.ts";
+import { type ReviewEvidence, reviewCheck } from "./review.ts";
 import { type SkillEvidence, skillValidCheck } from "./skill-valid.ts";
 import type { StructuredPathEvidence } from "./structured-path.ts";
 import { yamlPathCheck } from "./yaml-path.ts";
@@ -35,6 +36,7 @@ const CHECK_TYPE_MODULES = byType({
   mcp_handshake: mcpHandshakeCheck,
   skill_valid: skillValidCheck,
   confirm: confirmCheck,
+  review: reviewCheck,
 });
 type Modules = typeof CHECK_TYPE_MODULES;
 
@@ -84,6 +86,7 @@ export type Evidence =
   | McpEvidence
   | SkillEvidence
   | ConfirmEvidence
+  | ReviewEvidence
   | PathEvidence
   | PendingEvidence;
 
@@ -126,6 +129,11 @@ export function taskVerifierChecks(checks: readonly Check[]): CommandCheck[] {
 /** Whether this check's runs leave receipts (command checks). */
 export function leavesReceipts(check: Check): boolean {
   return BEHAVIOURS[check.type].needs.receipts === true;
+}
+
+/** Whether this check is judged by an independent reviewer (a review check): the runtime builds one for it. */
+export function needsReviewer(check: Check): boolean {
+  return BEHAVIOURS[check.type].needs.review === true;
 }
 
 /** The question a check waiting on the learner asks (a confirm check's prompt); else undefined. */
