@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
-import { repliesOf } from "../src/cli/plays/chain-run.ts";
+import { repliesOf, reviewsOf } from "../src/cli/plays/chain-run.ts";
 import { EXTENSION_FILES, PLAY_TIMEOUTS } from "../src/cli/plays/defaults.ts";
 import { type PiRpcClient, startPiRpcClient } from "../src/cli/plays/pi-rpc.ts";
 import { playSteps } from "../src/cli/plays/play-steps.ts";
@@ -79,7 +79,14 @@ export function openTour(legs: readonly Leg[], options: TourOptions = {}): TourP
   const workspace = options.folders?.workspace ?? mkdtempSync(join(tmpdir(), "pi-quests-tour-"));
   const home = options.folders?.home ?? mkdtempSync(join(tmpdir(), "pi-quests-tour-home-"));
   const replies = join(home, "replies.json");
-  writeFileSync(replies, playRepliesJson(legs.flatMap((leg) => repliesOf(leg.play))));
+  const reviews = legs.flatMap((leg) => reviewsOf(leg.play));
+  writeFileSync(
+    replies,
+    playRepliesJson(
+      legs.flatMap((leg) => repliesOf(leg.play)),
+      reviews.length > 0 ? reviews : undefined,
+    ),
+  );
   const env = tourEnv(home, replies, pack);
   const pi = startPiRpcClient({
     cli: PI,

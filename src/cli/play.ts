@@ -13,14 +13,14 @@ import { mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { PLAY_MODEL, PLAY_PROVIDER, PLAY_REPLIES_ENV, playRepliesJson } from "../core/play-replies.ts";
+import { PLAY_MODEL, PLAY_PROVIDER, PLAY_REPLIES_ENV } from "../core/play-replies.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import type { Play } from "../verifier/play.ts";
 import { loadPlays, readPlayFile } from "../verifier/play-loader.ts";
 import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, printDiagnostics, tryParse } from "./io.ts";
-import { playRequirements, repliesOf } from "./plays/chain-run.ts";
+import { playRepliesOf, playRequirements } from "./plays/chain-run.ts";
 import { openPlayContainment } from "./plays/containment.ts";
 import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
 import { findPi } from "./plays/pi-binary.ts";
@@ -145,7 +145,7 @@ async function offline(
   io: CliIo,
 ): Promise<string[]> {
   const replies = join(agentDir, "replies.json");
-  await writeFile(replies, playRepliesJson(repliesOf(solution)));
+  await writeFile(replies, playRepliesOf(solution));
   env[PLAY_REPLIES_ENV] = replies;
   io.stderr(`pi-quests play: the scripted model follows ${solution.source}; its steps:\n`);
   for (const [index, step] of solution.steps.entries()) io.stderr(`  ${index + 1}. ${describeStep(step)}\n`);

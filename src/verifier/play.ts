@@ -55,8 +55,11 @@ export type PlayStep =
    * A `!` command the learner types; `quiet`: `!!`, its output kept out of the model's context.
    */
   | { kind: "bash"; bash: string; quiet: boolean }
-  /** A slash command, e.g. `/quest check`. */
-  | { kind: "command"; command: string }
+  /**
+   * A slash command, e.g. `/quest check`; `review`: the replies of the reviewer session it
+   * starts (a `review` check's), in order, kept apart from the learner's runs.
+   */
+  | { kind: "command"; command: string; review?: Reply[] }
   /** The answer to the next confirm dialog. */
   | { kind: "confirm"; answer: boolean }
   /** A change made outside Pi (the learner's editor, another terminal). */
@@ -78,6 +81,7 @@ const StepSchema = z
     bash: z.string().min(1, "bash must not be empty").optional(),
     quiet: z.boolean().optional(),
     command: z.string().regex(/^\/\S/, "a command starts with /, e.g. /quest check").optional(),
+    review: z.array(ReplySchema).optional(),
     confirm: z.strictObject({ answer: z.boolean({ error: "answer is true or false" }) }).optional(),
     shell: z.string().min(1, "shell must not be empty").optional(),
   })
@@ -107,13 +111,23 @@ const StepSchema = z
         path: ["quiet"],
         message: "quiet goes with bash (quiet: true is !!, the output kept from the model)",
       });
-    const textAt = step.model?.findIndex((reply) => "text" in reply) ?? -1;
-    if (step.model && textAt >= 0 && textAt < step.model.length - 1)
+    if (step.review !== undefined && step.command === undefined)
       ctx.addIssue({
         code: "custom",
-        path: ["model", textAt + 1],
-        message: "a text reply ends the model's run: the replies after it would never be used",
+        path: ["review"],
+        message:
+          "review gives a reviewer's replies: it goes with the command that starts the review (/quest check)",
       });
+    for (const field of ["model", "review"] as const) {
+      const replies = step[field];
+      const textAt = replies?.findIndex((reply) => "text" in reply) ?? -1;
+      if (replies && textAt >= 0 && textAt < replies.length - 1)
+        ctx.addIssue({
+          code: "custom",
+          path: [field, textAt + 1],
+          message: "a text reply ends the model's run: the replies after it would never be used",
+        });
+    }
   })
   .transform((step): PlayStep => {
     const model = step.model ?? [];
@@ -123,7 +137,8 @@ const StepSchema = z
     if (step.follow_up !== undefined) return { kind: "follow_up", follow_up: step.follow_up, model };
     if (step.abort !== undefined) return { kind: "abort" };
     if (step.bash !== undefined) return { kind: "bash", bash: step.bash, quiet: step.quiet === true };
-    if (step.command !== undefined) return { kind: "command", command: step.command };
+    if (step.command !== undefined)
+      return { kind: "command", command: step.command, ...(step.review ? { review: step.review } : {}) };
     if (step.confirm !== undefined) return { kind: "confirm", answer: step.confirm.answer };
     return { kind: "shell", shell: step.shell ?? "" };
   });

@@ -188,6 +188,50 @@ describe("loadPlays", () => {
     ]);
   });
 
+  it("reads a command's review: the replies of the reviewer session it starts", async () => {
+    const play = [
+      "version: 1",
+      "steps:",
+      "  - command: /quest check",
+      "    review:",
+      "      - tool: read",
+      "        args: { path: NOTES.md }",
+      "      - tool: submit_review",
+      '        args: { verdict: pass, evidence: [{ path: NOTES.md, quote: "a - b" }] }',
+      "",
+    ].join("\n");
+    const loaded = await loadPlays(pack({ "first-file/pass.yaml": play }), QUESTS);
+    expect(loaded.ok && loaded.value[0]?.steps).toEqual([
+      {
+        kind: "command",
+        command: "/quest check",
+        review: [
+          { tool: "read", args: { path: "NOTES.md" } },
+          {
+            tool: "submit_review",
+            args: { verdict: "pass", evidence: [{ path: "NOTES.md", quote: "a - b" }] },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("keeps review with a command, and says where it is misplaced", async () => {
+    const play = [
+      "version: 1",
+      "steps:",
+      "  - prompt: Write NOTES.md",
+      "    review: [{ text: pass }]",
+      "  - command: /quest check",
+      "    review: [{ text: early }, { tool: read, args: {} }]",
+      "",
+    ].join("\n");
+    expect(await problems({ "first-file/pass.yaml": play })).toEqual([
+      "solutions/first-file/pass.yaml:4:13: steps[0].review: review gives a reviewer's replies: it goes with the command that starts the review (/quest check)",
+      "solutions/first-file/pass.yaml:6:31: steps[1].review[1]: a text reply ends the model's run: the replies after it would never be used",
+    ]);
+  });
+
   it("keeps quiet (!!) with bash, and says where it is misplaced", async () => {
     const play = [
       "version: 1",

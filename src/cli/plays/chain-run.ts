@@ -84,9 +84,8 @@ export async function playRequirements(
 
 async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome> {
   const replies = join(setting.agentDir, `replies-${play.quest}-${play.name}.json`);
-  const runs = repliesOf(play);
   await mkdir(setting.agentDir, { recursive: true });
-  await writeFile(replies, playRepliesJson(runs));
+  await writeFile(replies, playRepliesOf(play));
   const env = { ...setting.env, [PLAY_REPLIES_ENV]: replies };
 
   let started = false;
@@ -187,6 +186,17 @@ async function outcomeOf(setting: ChainSetting, quest: string): Promise<PlayedOu
 const firstLine = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
 const tail = (output: string) => output.trim().split("\n").slice(-3).join(" / ");
+
+/** The reviewer sessions' replies, one list a command step that reviews, in step order. */
+export function reviewsOf(play: Pick<Play, "steps">): Reply[][] {
+  return play.steps.flatMap((step) => ("review" in step && step.review ? [step.review] : []));
+}
+
+/** The replies file of a play: its runs' replies, and its reviewer sessions' when it has some. */
+export function playRepliesOf(play: Pick<Play, "steps">): string {
+  const reviews = reviewsOf(play);
+  return playRepliesJson(repliesOf(play), reviews.length > 0 ? reviews : undefined);
+}
 
 /**
  * The replies file's lists, one a message the model answers, in step order: a prompt's, a
