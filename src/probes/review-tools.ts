@@ -61,17 +61,20 @@ function confinedRead(kit: ReviewToolKit, root: string): ToolDefinition {
   }) as unknown as ToolDefinition;
 }
 
+/** Whether `absolute` is there and inside `root` (a path out of it is as good as absent). */
+async function existsInside(root: string, absolute: string): Promise<boolean> {
+  try {
+    await confined(root, absolute);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function confinedLs(kit: ReviewToolKit, root: string): ToolDefinition {
   return kit.createLsToolDefinition(root, {
     operations: {
-      exists: async (absolute) => {
-        try {
-          await confined(root, absolute);
-          return true;
-        } catch {
-          return false;
-        }
-      },
+      exists: (absolute) => existsInside(root, absolute),
       stat: async (absolute) => stat(await confined(root, absolute)),
       readdir: async (absolute) => readdir(await confined(root, absolute)),
     },
@@ -102,14 +105,7 @@ async function walkFiles(folder: string, limit: number): Promise<string[]> {
 function confinedFind(kit: ReviewToolKit, root: string): ToolDefinition {
   return kit.createFindToolDefinition(root, {
     operations: {
-      exists: async (absolute) => {
-        try {
-          await confined(root, absolute);
-          return true;
-        } catch {
-          return false;
-        }
-      },
+      exists: (absolute) => existsInside(root, absolute),
       glob: async (pattern, cwd, { limit }) => {
         const folder = await confined(root, cwd);
         const matches = globMatcher([pattern.includes("/") ? pattern : `**/${pattern}`]);

@@ -6,13 +6,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { relative } from "node:path";
-import type { CommandCheck, CommandEvidence, ReceiptEvidence } from "../verifier/checks/command.ts";
+import type { CommandCheck, CommandEvidence } from "../verifier/checks/command.ts";
 import type { ReviewEvidence } from "../verifier/checks/review.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { ReceiptHandle, ReceiptPort } from "../verifier/receipts-port.ts";
 import type { CheckResult } from "../verifier/results.ts";
 import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from "./fingerprint.ts";
 import { checkIdentity, normalizeRelativePath, redactCommand } from "./identity.ts";
+import { receiptEvidence } from "./receipt-evidence.ts";
 import { recordReview, reuseReview } from "./review-receipts.ts";
 import { RECEIPT_SCHEMA, type Receipt, type ReceiptState, type Termination } from "./schema.ts";
 import { newestByIdentity, type ReceiptStore, supersedeKey } from "./store.ts";
@@ -92,16 +93,6 @@ function checkCwd(evaluation: Evaluation, cwd: string): string {
   return normalizeRelativePath(relative(evaluation.options.workspace, cwd) || ".");
 }
 
-function evidenceOf(receipt: Receipt, reused: boolean): ReceiptEvidence {
-  return {
-    id: receipt.id,
-    state: receipt.state,
-    reused,
-    ...(receipt.fingerprint ? { fingerprint: receipt.fingerprint.value } : {}),
-    ...(receipt.note ? { note: receipt.note } : {}),
-  };
-}
-
 /**
  * A fresh receipt of this exact check on this exact snapshot answers it again; nothing runs.
  * Only a `worktree` run is answered so: what it sees is the fingerprinted files on the pinned
@@ -139,7 +130,7 @@ async function reuse(
       ...newest.result.evidence,
       // What the run found; `receipt.reused` says it was not run again (the report shows it).
       summary: newest.result.summary,
-      receipt: evidenceOf(newest, true),
+      receipt: receiptEvidence(newest, true),
     },
   };
 }
@@ -262,7 +253,7 @@ function withoutReceipt(evidence: CommandEvidence): Omit<CommandEvidence, "recei
 function withReceipt(result: CheckResult, receipt: Receipt): CheckResult {
   const { evidence } = result;
   if (evidence.kind !== "command") return result;
-  const receipted = { ...evidence, receipt: evidenceOf(receipt, false) };
+  const receipted = { ...evidence, receipt: receiptEvidence(receipt, false) };
   if (result.status !== "pass" || receipt.fingerprint !== null) return { ...result, evidence: receipted };
   return {
     ...result,

@@ -7,12 +7,12 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { canonicalJson } from "../core/seal.ts";
-import type { ReceiptEvidence } from "../verifier/checks/command.ts";
 import type { ReviewCheck, ReviewEvidence } from "../verifier/checks/review.ts";
 import type { FinishedReview } from "../verifier/receipts-port.ts";
 import type { CheckResult } from "../verifier/results.ts";
 import { normalizeRelativePath, redactCommand } from "./identity.ts";
 import type { Evaluation } from "./port.ts";
+import { receiptEvidence } from "./receipt-evidence.ts";
 import { RECEIPT_SCHEMA, type Receipt, type Termination } from "./schema.ts";
 import { newestByIdentity, supersedeKey } from "./store.ts";
 
@@ -34,16 +34,6 @@ export function reviewIdentity(check: ReviewCheck): string {
     timeout_ms: check.timeout_ms,
   };
   return createHash("sha256").update(canonicalJson(definition)).digest("hex");
-}
-
-function receiptEvidence(receipt: Receipt, reused: boolean): ReceiptEvidence {
-  return {
-    id: receipt.id,
-    state: receipt.state,
-    reused,
-    ...(receipt.fingerprint ? { fingerprint: receipt.fingerprint.value } : {}),
-    ...(receipt.note ? { note: receipt.note } : {}),
-  };
 }
 
 function isReviewEvidence(stored: unknown): stored is Omit<ReviewEvidence, "receipt"> {
