@@ -268,6 +268,11 @@ function reviewModelsOf(ctx: ExtensionContext): ReviewModelSource {
         const native = ctx.modelRegistry.getRegisteredNativeProvider(provider);
         return native ? { kind: "native" as const, provider: native } : undefined;
       }),
+    endpointInPi: (provider, id) =>
+      live(() => {
+        const model = ctx.modelRegistry.find(provider, id);
+        return model ? { api: model.api, baseUrl: model.baseUrl } : undefined;
+      }),
   };
 }
 

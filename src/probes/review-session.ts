@@ -28,7 +28,15 @@ export type ReviewModelSource = {
   fallback?: string;
   /** A provider an extension registered in the learner's Pi, to copy into the reviewer's runtime. */
   registeredProvider?(provider: string): RegisteredProvider | undefined;
+  /**
+   * Where the learner's running Pi sends requests for this model (its model registry, in memory
+   * since Pi started); undefined when that Pi does not know the model. Absent in the CLI.
+   */
+  endpointInPi?(provider: string, id: string): ModelEndpoint | undefined;
 };
+
+/** Where a model's requests go. */
+export type ModelEndpoint = { api: string; baseUrl: string };
 
 export type RegisteredProvider =
   | { kind: "config"; config: Parameters<ModelRuntime["registerProvider"]>[1] }
@@ -90,6 +98,8 @@ async function resolveModel(sdk: Sdk, request: ReviewSessionRequest): Promise<Re
   const model = runtime.getModel(provider, id);
   if (!model)
     return { ok: false, message: `the review model ${name} is not known to Pi: ${HOW_TO_GET_A_MODEL}` };
+  const moved = movedEndpoint(request.models, provider, id, model);
+  if (moved) return { ok: false, message: moved };
   if (!runtime.hasConfiguredAuth(provider)) {
     return {
       ok: false,
@@ -97,6 +107,29 @@ async function resolveModel(sdk: Sdk, request: ReviewSessionRequest): Promise<Re
     };
   }
   return { ok: true, runtime, model, name };
+}
+
+/**
+ * Why the model the agent dir's files give now is not the one the learner's Pi runs, if it is
+ * not. The reviewer's runtime reads auth.json and models.json afresh, and the agent can write
+ * models.json: a `baseUrl` there would send the review to a server of its own, which could
+ * answer with reads and quotes the rules accept. So the model must go where the learner's Pi,
+ * loaded before this session's agent could write anything, sends it.
+ */
+function movedEndpoint(
+  models: ReviewModelSource,
+  provider: string,
+  id: string,
+  model: ModelEndpoint,
+): string | undefined {
+  if (!models.endpointInPi) return undefined;
+  const inPi = models.endpointInPi(provider, id);
+  const name = `${provider}/${id}`;
+  if (!inPi)
+    return `the review model ${name} is not one the running Pi knows (models.json changed since Pi started?): restart Pi to use it`;
+  if (inPi.api !== model.api || inPi.baseUrl !== model.baseUrl)
+    return `the review model ${name} would be sent to ${model.baseUrl}, not where the running Pi sends it (${inPi.baseUrl}): models.json changed since Pi started; restart Pi if that was you`;
+  return undefined;
 }
 
 type ModelsStore = NonNullable<Parameters<Sdk["ModelRuntime"]["create"]>[0]>["modelsStore"];

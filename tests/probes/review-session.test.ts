@@ -178,6 +178,39 @@ describe("runReviewSession", () => {
     expect(slow.ended).toBe("timeout");
   });
 
+  it("refuses a model that would go elsewhere than the running Pi sends it (a rewritten models.json)", async () => {
+    const base = request();
+    const elsewhere = await runReviewSession(
+      request({
+        models: { ...base.models, endpointInPi: () => ({ api: API, baseUrl: "https://api.example.com" }) },
+      }),
+    );
+    expect(elsewhere).toMatchObject({
+      ended: "no_model",
+      message: expect.stringContaining("not where the running Pi sends it (https://api.example.com)"),
+    });
+    const unknown = await runReviewSession(
+      request({ models: { ...base.models, endpointInPi: () => undefined } }),
+    );
+    expect(unknown).toMatchObject({
+      ended: "no_model",
+      message: expect.stringContaining("not one the running Pi knows"),
+    });
+    expect(seen).toHaveLength(0);
+  });
+
+  it("reviews with a model that goes where the running Pi sends it", async () => {
+    steps = [tools(["read", { path: "NOTES.md" }])];
+    const base = request();
+    const outcome = await runReviewSession(
+      request({
+        models: { ...base.models, endpointInPi: () => ({ api: API, baseUrl: "http://127.0.0.1:9" }) },
+      }),
+    );
+    expect(outcome.ended).not.toBe("no_model");
+    expect(seen.length).toBeGreaterThan(0);
+  });
+
   it("says how to get a model when there is none", async () => {
     const outcome = await runReviewSession(request({ model: undefined, models: {} }));
     expect(outcome).toMatchObject({ ended: "no_model", message: expect.stringContaining("/model") });
