@@ -362,13 +362,14 @@ describe("the curriculum's terminal-UI quests, in Pi's terminal UI under tmux", 
         pane,
         `!printf '%s\\n' '{"app.session.tree": "alt+t"}' > "$PI_CODING_AGENT_DIR/keybindings.json"`,
       );
-      await pane.waitForScreen((screen) => completed(screen, "keybinding"), "keybinding complete", WAIT);
       expect(JSON.parse(readFileSync(join(learner.agentDir, "keybindings.json"), "utf8"))).toEqual({
         "app.session.tree": "alt+t",
       });
 
+      // The quest wants the reload that makes Pi read the binding.
       pane.type("/reload", "Enter");
       await pane.waitForScreen((screen) => /Reloaded keybindings/.test(screen), "the reload done", WAIT);
+      await pane.waitForScreen((screen) => completed(screen, "keybinding"), "keybinding complete", WAIT);
       pane.type("", "M-t");
       await pane.waitForScreen(
         (screen) =>
