@@ -156,6 +156,15 @@ function editorText(screen: string): string {
  * completes the word, as for a person, who presses Enter again: so does this, while the editor
  * still holds the command (a few times at most).
  */
+/** Waits, bounded, until `file` exists (a `!` command writes it after the editor is cleared). */
+async function waitForFile(file: string): Promise<void> {
+  const deadline = Date.now() + WAIT.timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`${file} was not written within ${WAIT.timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function submit(pane: TmuxPane, text: string): Promise<void> {
   pane.type(text);
   await pane.waitForScreen((screen) => editorText(screen) === text, `"${text}" in the editor`, WAIT);
@@ -362,6 +371,8 @@ describe("the curriculum's terminal-UI quests, in Pi's terminal UI under tmux", 
         pane,
         `!printf '%s\\n' '{"app.session.tree": "alt+t"}' > "$PI_CODING_AGENT_DIR/keybindings.json"`,
       );
+      // The `!` command runs once the editor is cleared: wait for what it writes.
+      await waitForFile(join(learner.agentDir, "keybindings.json"));
       expect(JSON.parse(readFileSync(join(learner.agentDir, "keybindings.json"), "utf8"))).toEqual({
         "app.session.tree": "alt+t",
       });
