@@ -29,6 +29,7 @@ export function createGitProbe(options: GitProbeOptions = {}): GitProbe {
     countCommitsSince: (cwd, baseline) => countCommitsSince(calls, cwd, baseline),
     changedPaths: (cwd) => changedPaths(calls, cwd),
     branchExists: (cwd, branch) => branchExists(calls, cwd, branch),
+    currentBranch: (cwd) => currentBranch(calls, cwd),
     diffSince: (cwd, baseline, limit) => diffSince(calls, cwd, baseline, limit),
     compareWithBaseline: (cwd, baseline, file) => compareWithBaseline(calls, cwd, baseline, file),
   };
@@ -68,6 +69,14 @@ async function branchExists(calls: GitCalls, cwd: string, branch: string): Promi
   const refs = await calls.run(cwd, ["for-each-ref", "--format=%(refname)", `refs/heads/${branch}`]);
   if (!refs.ok) return answer(refs);
   return { ok: true, value: refs.value.split("\n").includes(`refs/heads/${branch}`) };
+}
+
+async function currentBranch(calls: GitCalls, cwd: string): Promise<GitAnswer<string | null>> {
+  // "refs/heads/NAME" on a branch, "HEAD" when detached (an unborn branch is an error: no commit yet).
+  const head = await calls.run(cwd, ["rev-parse", "--symbolic-full-name", "HEAD"]);
+  if (!head.ok) return answer(head);
+  const ref = head.value.trim();
+  return { ok: true, value: ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : null };
 }
 
 /** A path as `git status --porcelain=v1` writes it: C-quoted when it holds a quote, backslash or control character. */

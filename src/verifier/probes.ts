@@ -97,6 +97,8 @@ export type GitProbe = {
   /** Tracked changes and untracked, non-ignored files (porcelain status lines). */
   changedPaths(cwd: string): Promise<GitAnswer<string[]>>;
   branchExists(cwd: string, branch: string): Promise<GitAnswer<boolean>>;
+  /** The branch HEAD is on (`main` for refs/heads/main); null when HEAD is detached. */
+  currentBranch(cwd: string): Promise<GitAnswer<string | null>>;
   /** The baseline-to-working-tree diff text, untracked files included as additions. */
   diffSince(cwd: string, baseline: string, path?: string): Promise<GitAnswer<string>>;
   compareWithBaseline(

@@ -169,6 +169,21 @@ describe("branchExists", () => {
   });
 });
 
+describe("currentBranch", () => {
+  it("is the branch HEAD is on, a name with slashes too, and null when HEAD is detached", async () => {
+    const { repo } = makeRepo();
+    expect(await probe.currentBranch(repo)).toEqual({ ok: true, value: "main" });
+    git(repo, "switch", "-q", "-c", "feature/due-dates");
+    expect(await probe.currentBranch(repo)).toEqual({ ok: true, value: "feature/due-dates" });
+    git(repo, "switch", "-q", "--detach");
+    expect(await probe.currentBranch(repo)).toEqual({ ok: true, value: null });
+  });
+
+  it("fails outside a repository", async () => {
+    expect(await probe.currentBranch(tempDir())).toMatchObject({ ok: false });
+  });
+});
+
 describe("diffSince", () => {
   /** Baseline, then a commit, an uncommitted edit, untracked files and an ignored one. */
   function changedRepo(): { repo: string; baseline: string } {

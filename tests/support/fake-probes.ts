@@ -20,6 +20,7 @@ const gitUnused: GitProbe = {
   countCommitsSince: async () => ({ ok: false, message: "no git in this test" }),
   changedPaths: async () => ({ ok: false, message: "no git in this test" }),
   branchExists: async () => ({ ok: false, message: "no git in this test" }),
+  currentBranch: async () => ({ ok: false, message: "no git in this test" }),
   diffSince: async () => ({ ok: false, message: "no git in this test" }),
   compareWithBaseline: async () => ({ ok: false, message: "no git in this test" }),
 };

@@ -20,6 +20,7 @@ export const GitCheckSchema = z.discriminatedUnion(
     z.strictObject({ ...gitBase, assert: z.literal("clean_tree") }),
     z.strictObject({ ...gitBase, assert: z.literal("dirty") }),
     z.strictObject({ ...gitBase, assert: z.literal("branch_exists"), branch: z.string().min(1) }),
+    z.strictObject({ ...gitBase, assert: z.literal("current_branch"), branch: z.string().min(1) }),
     z.strictObject({
       ...gitBase,
       assert: z.literal("diff_contains"),
@@ -36,6 +37,7 @@ const GIT_ASSERTIONS = [
   "clean_tree",
   "dirty",
   "branch_exists",
+  "current_branch",
   "diff_contains",
   "file_restored",
 ];
@@ -103,6 +105,13 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
       const answer = await git.branchExists(cwd, check.branch);
       if (!answer.ok) return gitFailed(answer);
       return done(answer.value, `branch ${check.branch} ${answer.value ? "exists" : "does not exist"}`);
+    }
+    case "current_branch": {
+      const answer = await git.currentBranch(cwd);
+      if (!answer.ok) return gitFailed(answer);
+      const on = answer.value;
+      const where = on === null ? "HEAD is detached (on no branch)" : `HEAD is on ${on}`;
+      return done(on === check.branch, `${where}; expected ${check.branch}`);
     }
     case "diff_contains": {
       if (check.path !== undefined) {

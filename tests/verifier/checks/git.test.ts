@@ -47,6 +47,22 @@ describe("git", () => {
     expect(await run({ assert: "file_restored", path: "b.txt" })).toBe("fail");
   });
 
+  it("current_branch: HEAD on the branch passes; another branch or a detached HEAD fails, saying where HEAD is", async () => {
+    const on = (branch: string | null) => git({ currentBranch: async () => ({ ok: true, value: branch }) });
+    const wanted = check({ type: "git", assert: "current_branch", branch: "feature/due-dates" });
+    expect((await evaluateCheck(wanted, on("feature/due-dates"))).status).toBe("pass");
+    const onMain = await evaluateCheck(wanted, on("main"));
+    expect(onMain).toMatchObject({
+      status: "fail",
+      evidence: { summary: "HEAD is on main; expected feature/due-dates" },
+    });
+    const detached = await evaluateCheck(wanted, on(null));
+    expect(detached).toMatchObject({
+      status: "fail",
+      evidence: { summary: "HEAD is detached (on no branch); expected feature/due-dates" },
+    });
+  });
+
   it("a git error or a missing baseline is pending", async () => {
     const broken = git({ changedPaths: async () => ({ ok: false, message: "not a git repository" }) });
     expect((await evaluateCheck(check({ type: "git", assert: "dirty" }), broken)).status).toBe("pending");
