@@ -23,9 +23,7 @@ import { basename, dirname, join, posix, relative, sep } from "node:path";
 import { createGitRunner } from "../probes/git-runner.ts";
 import { isConfigFile, isTestSource } from "../task-verifier/protected-paths.ts";
 import type { SandboxOutcome } from "./sandbox.ts";
-
-/** Who pi-quests commits a sandbox as. */
-export const SANDBOX_IDENTITY = { name: "pi-quests", email: "pi-quests@localhost" };
+import { SANDBOX_IDENTITY, sandboxCommitArgs } from "./sandbox-commit.ts";
 
 /** The sandbox a workspace was set up from, as progress records it. */
 export type SandboxRecord = { template: string; baseline: string };
@@ -155,20 +153,7 @@ async function addOnTop(
     // Every file already as the template has it (a template that moved): recorded again, no commit.
     if (staged.exitCode === 0) return { ok: true, baseline: recorded.baseline };
     const message = `Quest sandbox: ${basename(template)} (on top of ${basename(recorded.template)})`;
-    await git([
-      "-c",
-      `user.name=${SANDBOX_IDENTITY.name}`,
-      "-c",
-      `user.email=${SANDBOX_IDENTITY.email}`,
-      "commit",
-      "--quiet",
-      "--no-verify",
-      "--only",
-      "-m",
-      message,
-      "--",
-      ...files,
-    ]);
+    await git(sandboxCommitArgs(message, files));
     const head = (await git(["rev-parse", "--verify", "HEAD^{commit}"])).stdout.trim();
     return { ok: true, baseline: head, upgraded: { from: basename(recorded.template), commit: message } };
   } catch (error) {

@@ -8,7 +8,8 @@
 import { cp, readdir, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { createGitRunner } from "../probes/git-runner.ts";
-import { SANDBOX_IDENTITY, type SandboxRecord, upgradeSandbox } from "./sandbox-upgrade.ts";
+import { sandboxCommitArgs } from "./sandbox-commit.ts";
+import { type SandboxRecord, upgradeSandbox } from "./sandbox-upgrade.ts";
 
 export type SandboxOutcome =
   | {
@@ -21,8 +22,6 @@ export type SandboxOutcome =
       upgraded?: { from: string; commit: string };
     }
   | { ok: false; kind: "not_empty" | "failed"; message: string };
-
-const IDENTITY = SANDBOX_IDENTITY;
 
 export { type SandboxRecord, upgradeSandbox };
 
@@ -79,17 +78,7 @@ export async function prepareSandbox(options: {
       await git(["config", "user.email", "learner@pi-quests.localhost"]);
     }
     await git(["add", "--all"]);
-    await git([
-      "-c",
-      `user.name=${IDENTITY.name}`,
-      "-c",
-      `user.email=${IDENTITY.email}`,
-      "commit",
-      "--quiet",
-      "--no-verify",
-      "-m",
-      `Quest sandbox: ${basename(template)}`,
-    ]);
+    await git(sandboxCommitArgs(`Quest sandbox: ${basename(template)}`));
     const head = await git(["rev-parse", "--verify", "HEAD^{commit}"]);
     return { ok: true, baseline: head.stdout.trim() };
   } catch (error) {
