@@ -1,10 +1,3 @@
-/**
- * The receipts port of the engine (src/verifier/receipts-port.ts), over a receipt store and the
- * workspace fingerprint: every command check run leaves a receipt; a fresh one (same check
- * identity, same snapshot, same baseline, a run that ended by exiting) answers the check again
- * without starting a process; a pass on a workspace that cannot be fingerprinted never counts.
- */
-import { randomUUID } from "node:crypto";
 import { relative } from "node:path";
 import type { CommandCheck, CommandEvidence } from "../verifier/checks/command.ts";
 import type { ReviewEvidence } from "../verifier/checks/review.ts";
@@ -13,9 +6,9 @@ import type { ReceiptHandle, ReceiptPort } from "../verifier/receipts-port.ts";
 import type { CheckResult } from "../verifier/results.ts";
 import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from "./fingerprint.ts";
 import { checkIdentity, normalizeRelativePath, redactCommand } from "./identity.ts";
-import { receiptEvidence } from "./receipt-evidence.ts";
+import { newReceiptHeader, receiptEvidence } from "./receipt-parts.ts";
 import { recordReview, reuseReview } from "./review-receipts.ts";
-import { RECEIPT_SCHEMA, type Receipt, type ReceiptState, type Termination } from "./schema.ts";
+import type { Receipt, ReceiptState, Termination } from "./schema.ts";
 import { newestByIdentity, type ReceiptStore, supersedeKey } from "./store.ts";
 
 export type ReceiptPortOptions = {
@@ -162,15 +155,9 @@ async function begin(
   const where = checkCwd(evaluation, cwd);
   const identity = checkIdentity(check, where);
   const receipt: Receipt = {
-    schema: RECEIPT_SCHEMA,
-    id: randomUUID(),
-    quest: questId,
-    check: check.id,
-    attempt: await options.store.nextAttempt(identity),
-    checkIdentity: identity,
+    ...(await newReceiptHeader(options, questId, check.id, identity)),
     command: redactCommand(check.run),
     cwd: where,
-    workspace: options.workspace,
     startedAt: evaluation.now().toISOString(),
     endedAt: null,
     exitCode: null,

@@ -5,15 +5,15 @@
  * the files as they are answers the check again, so a review runs at most once per fingerprint;
  * a judgment the rules refused, a timeout or a provider error is recorded and never reused.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { canonicalJson } from "../core/seal.ts";
 import type { ReviewCheck, ReviewEvidence } from "../verifier/checks/review.ts";
 import type { FinishedReview } from "../verifier/receipts-port.ts";
 import type { CheckResult } from "../verifier/results.ts";
 import { normalizeRelativePath, redactCommand } from "./identity.ts";
 import type { Evaluation } from "./port.ts";
-import { receiptEvidence } from "./receipt-evidence.ts";
-import { RECEIPT_SCHEMA, type Receipt, type Termination } from "./schema.ts";
+import { newReceiptHeader, receiptEvidence } from "./receipt-parts.ts";
+import type { Receipt, Termination } from "./schema.ts";
 import { newestByIdentity, supersedeKey } from "./store.ts";
 
 /** Bumped when the definition below, or the reviewer's instructions, change meaning. */
@@ -95,16 +95,10 @@ export async function recordReview(
   const termination = terminationOf(review);
   const evidence = result.evidence.kind === "review" ? result.evidence : undefined;
   const receipt: Receipt = {
-    schema: RECEIPT_SCHEMA,
-    id: randomUUID(),
-    quest: questId,
-    check: check.id,
-    attempt: await options.store.nextAttempt(identity),
-    checkIdentity: identity,
+    ...(await newReceiptHeader(options, questId, check.id, identity)),
     kind: "review",
     command: redactCommand(`review: ${check.criterion}`),
     cwd: ".",
-    workspace: options.workspace,
     startedAt: review.started.toISOString(),
     endedAt: evaluation.now().toISOString(),
     exitCode: null,
