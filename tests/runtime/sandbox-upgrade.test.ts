@@ -8,6 +8,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFil
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { prepareSandbox, type SandboxOutcome } from "../../src/runtime/sandbox.ts";
+import { gitIn, isolatedGitEnv, LEARNER_IDENTITY } from "../support/isolated-git.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
@@ -15,26 +16,6 @@ afterEach(removeWorkspaces);
 const PACK = join(import.meta.dirname, "../../fixtures/packs/sandbox-upgrade/sandboxes");
 const OLD = join(PACK, "old");
 const NEW = join(PACK, "new");
-
-/** git with no identity or configuration of this machine's: a temp HOME and empty global config. */
-function isolatedEnv(): Record<string, string> {
-  const home = makeWorkspace({ ".gitconfig": "[user]\n\tname = Ada Learner\n\temail = ada@example.com\n" });
-  return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
-}
-
-function gitIn(dir: string, env: Record<string, string>, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd: dir,
-    env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
-}
 
 /** Every entry under `dir`, .git included, as its kind, mode and bytes. */
 function snapshot(dir: string): Record<string, string> {
@@ -57,7 +38,7 @@ function snapshot(dir: string): Record<string, string> {
 
 /** A folder set up from the old template, as a returning learner has it; and what progress recorded. */
 async function oldSandbox() {
-  const env = isolatedEnv();
+  const env = isolatedGitEnv(LEARNER_IDENTITY);
   const workspace = makeWorkspace();
   const made = await prepareSandbox({ template: OLD, workspace, questId: "old", env });
   if (!made.ok) throw new Error(made.message);

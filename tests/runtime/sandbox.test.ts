@@ -1,37 +1,15 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { prepareSandbox } from "../../src/runtime/sandbox.ts";
+import {
+  gitIn,
+  isolatedGitEnv as isolatedEnv,
+  LEARNER_IDENTITY as WITH_IDENTITY,
+} from "../support/isolated-git.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
-
-/**
- * An environment for git with no user identity of its own: an empty global config file, no system
- * config and a temp HOME, so nothing from this machine's (or the real) home is read or written.
- */
-function isolatedEnv(globalConfig = ""): Record<string, string> {
-  const home = makeWorkspace({ ".gitconfig-global": globalConfig });
-  return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, ".config"),
-    GIT_CONFIG_GLOBAL: join(home, ".gitconfig-global"),
-    GIT_CONFIG_NOSYSTEM: "1",
-  };
-}
-
-const WITH_IDENTITY = "[user]\n\tname = Ada Learner\n\temail = ada@example.com\n";
-
-function gitIn(dir: string, env: Record<string, string>, ...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd: dir,
-    env,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  }).trim();
-}
 
 /** Runs git and says whether it exited 0 (`git config KEY` exits 1 when KEY is not set). */
 function gitOk(dir: string, env: Record<string, string>, ...args: string[]): boolean {
