@@ -171,9 +171,17 @@ export async function readBounded(
     const info = await handle.stat();
     if (!info.isFile()) return { ok: false, problem: "is not a regular file" };
     if (info.size > maxBytes) return tooLarge(info.size);
-    const buffer = Buffer.alloc(maxBytes + 1);
+    // Room for the size the file has (and the byte that tells it grew), not the whole bound: a
+    // pack's hundred small files would otherwise allocate and clear a MiB each.
+    let buffer = Buffer.allocUnsafeSlow(info.size + 1);
     let length = 0;
-    while (length < buffer.length) {
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > maxBytes) break;
+        const larger = Buffer.allocUnsafeSlow(Math.min(length * 2, maxBytes + 1));
+        buffer.copy(larger, 0, 0, length);
+        buffer = larger;
+      }
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
