@@ -61,8 +61,12 @@ describe("the command table", () => {
 });
 
 describe("pi-quests --version", () => {
-  it("prints package.json's version, as --version, -v and version", async () => {
+  it("prints package.json's version, as --version, -v and version: the newest release in CHANGELOG.md", async () => {
     const { version } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
+    const newest = readFileSync(join(REPO, "CHANGELOG.md"), "utf8").match(
+      /^## \[?(\d+\.\d+\.\d+)\]? - /m,
+    )?.[1];
+    expect(newest).toBe(version);
     for (const word of ["--version", "-v", "version"]) {
       expect(await run([word])).toEqual({ exitCode: 0, stdout: `${version}\n`, stderr: "" });
     }
