@@ -8,8 +8,8 @@
  * Pi provides to its extensions) stay imports. No minifying, so stack traces stay readable; no
  * source maps or declarations, which nobody installing pi-quests reads.
  *
- * The same sources give the same bytes: chunk names hash their content, the notices are sorted,
- * and no absolute path of the machine that built them is written.
+ * The same sources give the same bytes, wherever they are: chunk names hash their content, the
+ * notices are sorted, and module paths are written relative to the package root as it sees them.
  *
  * dist/THIRD_PARTY_LICENSES.md lists the packages whose code the bundle holds, from the modules
  * rolldown reports: name, version, licence and the package's own licence file.
@@ -49,6 +49,10 @@ export async function buildPackage(root = REPO, outDir = join(root, "dist")): Pr
     input: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(root, source)])),
     platform: "node",
     external: [...EXTERNAL],
+    // Module paths as the package sees them (node_modules/zod/…), not where a linked
+    // node_modules really is: the bundle names its modules, and those names must not depend on
+    // the machine it was built on.
+    resolve: { symlinks: false },
     logLevel: "warn",
     output: {
       dir: outDir,
