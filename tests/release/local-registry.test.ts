@@ -136,11 +136,12 @@ describe("the local registry", () => {
         "",
       ].join("\n"),
     );
-    const error = await startFailure({ verdaccio: silent, startTimeoutMs: 1_500 });
+    const error = await startFailure({ verdaccio: silent, startTimeoutMs: 1_500, stopGraceMs: 500 });
     expect(error.message).toMatch(
       /^verdaccio did not answer http:\/\/127\.0\.0\.1:\d+\/-\/ping within 1500 ms/,
     );
     expect(error.message).toContain("starting, never listening");
+    expect(error.message).toContain("ignoring SIGTERM");
     expect(processesOfRun(error.run)).toEqual([]);
   }, 60_000);
 });

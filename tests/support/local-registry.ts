@@ -41,6 +41,8 @@ export type RegistryOptions = {
   verdaccio?: string;
   /** A fixed port instead of a free one (a test of the failure paths). */
   port?: number;
+  /** How long a stop waits after SIGTERM before it kills the group (5 s by default). */
+  stopGraceMs?: number;
 };
 
 export type LocalRegistry = {
@@ -111,7 +113,9 @@ export async function startLocalRegistry(options: RegistryOptions = {}): Promise
   child.stderr?.on("data", keep);
   const exit = exitOf(child);
   const stop = () =>
-    stopGroup(child, pid, exit).finally(() => rmSync(root, { recursive: true, force: true }));
+    stopGroup(child, pid, exit, options.stopGraceMs ?? STOP_MS).finally(() =>
+      rmSync(root, { recursive: true, force: true }),
+    );
 
   try {
     await waitForPing(url, exit, options.startTimeoutMs ?? START_MS);
@@ -248,10 +252,15 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {
 }
 
 /** SIGTERM to the pid; if it has not exited in time, SIGKILL to its group; then anything left in the group. */
-async function stopGroup(child: ChildProcess, pid: number, exit: Promise<Exit>): Promise<void> {
+async function stopGroup(
+  child: ChildProcess,
+  pid: number,
+  exit: Promise<Exit>,
+  grace: number,
+): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
     signal(pid, "SIGTERM");
-    if ((await within(exit, STOP_MS)) === "timeout") {
+    if ((await within(exit, grace)) === "timeout") {
       signal(-pid, "SIGKILL");
       if ((await within(exit, STOP_MS)) === "timeout")
         throw new Error(`verdaccio (pid ${pid}) did not exit after SIGKILL`);
