@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { get } from "node:http";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { execa } from "execa";
 
 const REPO = resolve(import.meta.dirname, "../..");
@@ -54,12 +54,13 @@ export type LocalRegistry = {
   readonly run: string;
   /** The temporary folder: config, storage, the client's home, npm config and cache. */
   readonly root: string;
-  /** The client's home (empty but for nothing npm needs). */
+  /** The client's home: an empty folder, so nothing of the real home is read. */
   readonly home: string;
   /**
-   * A complete environment for npm and pi (use it with `extendEnv: false`): PATH, the temporary
-   * home, npm's user and global config in the temporary folder (the user one holds the token),
-   * the registry, a temporary cache, no update notifier, audit or fund requests, and the marker.
+   * A complete environment for npm and pi (use it with `extendEnv: false`): PATH (this Node's
+   * folder first), the temporary home, npm's user and global config in the temporary folder (the
+   * user one holds the token), the registry, a temporary cache, no update notifier, audit or
+   * fund requests, and the marker.
    */
   readonly env: Record<string, string>;
   /** `npm publish <tarball>`; returns npm's output, throws with it when npm fails. */
@@ -178,7 +179,8 @@ function clientEnv(root: string, port: number, run: string): Record<string, stri
   const globalconfig = join(root, "npmrc-global");
   writeFileSync(globalconfig, "");
   return {
-    PATH: process.env.PATH ?? "",
+    // This Node first, so `npm` (Pi's too: it runs the `npm` on PATH) is the npm beside it, if any.
+    PATH: [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
     HOME: home,
     npm_config_userconfig: userconfig,
     npm_config_globalconfig: globalconfig,
