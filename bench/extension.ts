@@ -25,6 +25,8 @@ import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { execa } from "execa";
 import { locateDataFolder } from "../src/extension/data-folder.ts";
+// The build an installed package holds (rolldown; swap for scripts/build.ts's dist/ once it exists).
+import { buildExtensionPackage } from "../tests/support/built-extension.ts";
 import { ms } from "./measure.ts";
 
 const repo = resolve(import.meta.dirname, "..");
@@ -91,13 +93,14 @@ function env(setup: Setup, tmp = setup.tmp): Record<string, string> {
   };
 }
 
-const piArgs = (withExtension: boolean, mode: string[]) => [
+/** Pi's arguments; `extension` true for the sources, a path for another entry (a build). */
+const piArgs = (extension: boolean | string, mode: string[]) => [
   PI,
   "--offline",
   "--no-session",
   "-e",
   SCRIPTED_MODEL,
-  ...(withExtension ? ["-e", EXTENSION] : []),
+  ...(extension === false ? [] : ["-e", extension === true ? EXTENSION : extension]),
   "--provider",
   "scripted",
   "--model",
@@ -106,9 +109,9 @@ const piArgs = (withExtension: boolean, mode: string[]) => [
 ];
 
 /** One `pi -p hi` process, start to exit, in ms. */
-async function printRun(setup: Setup, withExtension: boolean, tmp = setup.tmp): Promise<number> {
+async function printRun(setup: Setup, extension: boolean | string, tmp = setup.tmp): Promise<number> {
   const start = performance.now();
-  const run = await execa(process.execPath, piArgs(withExtension, ["-p", "hi"]), {
+  const run = await execa(process.execPath, piArgs(extension, ["-p", "hi"]), {
     cwd: setup.workspace,
     env: env(setup, tmp),
     extendEnv: false,
@@ -254,6 +257,57 @@ export async function benchPiStart(base: string, runs = 15, warmup = 2, coldRuns
   }
 }
 
+/**
+ * The built entry as an installed package holds it (tests/support/built-extension.ts: no Pi
+ * package above it), its first `pi -p hi` after install against later ones, `runs` of each,
+ * alternated. First: a fresh TMPDIR holding what Pi alone left there (its compile cache and the
+ * scripted model's jiti file, from two runs without pi-quests), so nothing of pi-quests is in
+ * any cache. Later: a TMPDIR the built entry already ran in (2 warm-ups).
+ */
+export async function benchBuiltFirstRun(base: string, runs = 5): Promise<StartRow[]> {
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, "built-"));
+  const setup: Setup = {
+    workspace: join(dir, "workspace"),
+    agentDir: join(dir, "agent"),
+    scriptFile: join(dir, "script.json"),
+    tmp: join(dir, "tmp"),
+  };
+  const piOnly = join(dir, "pi-only");
+  for (const folder of [setup.workspace, setup.agentDir, setup.tmp, piOnly]) mkdirSync(folder);
+  writeFileSync(setup.scriptFile, JSON.stringify([{ text: "Hello" }]));
+  try {
+    const { entry } = await buildExtensionPackage(dir);
+    for (let i = 0; i < 2; i++) await printRun(setup, false, piOnly);
+    cpSync(piOnly, setup.tmp, { recursive: true });
+    for (let i = 0; i < 2; i++) await printRun(setup, entry);
+    const first: number[] = [];
+    const later: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const fresh = mkdtempSync(join(dir, "first-"));
+      cpSync(piOnly, fresh, { recursive: true });
+      first.push(await printRun(setup, entry, fresh));
+      rmSync(fresh, { recursive: true, force: true });
+      later.push(await printRun(setup, entry));
+    }
+    const warm = stats(later);
+    return [
+      {
+        label: "`pi -p hi -e dist/extension/index.js` (built, installed layout), later runs (baseline)",
+        stats: warm,
+        baseline: warm,
+      },
+      {
+        label: "`pi -p hi -e dist/extension/index.js`, first run after install (no cache of pi-quests)",
+        stats: stats(first),
+        baseline: warm,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 type Handler = (event: unknown, ctx: ExtensionContext) => unknown;
 
 /**
@@ -294,9 +348,10 @@ export async function benchTurnEnd(
         handlers.set(event, handler);
       },
       registerCommand() {},
+      registerEntryRenderer() {},
     } as unknown as ExtensionAPI;
     const { default: piQuests } = await import("../src/extension/index.ts");
-    piQuests(fakePi);
+    await piQuests(fakePi);
 
     const entries = Array.from({ length: entryCount }, (_, i) => ({
       type: "message",
@@ -442,7 +497,7 @@ export async function benchExtension(
 ): Promise<ExtensionBench> {
   try {
     const coldRuns = 3;
-    const rows = await benchPiStart(base, runs, warmup, coldRuns);
+    const rows = [...(await benchPiStart(base, runs, warmup, coldRuns)), ...(await benchBuiltFirstRun(base))];
     const turnEnd = await benchTurnEndInChild(base);
     return { runs, warmup, coldRuns, rows, turnEnd };
   } finally {
@@ -450,7 +505,7 @@ export async function benchExtension(
   }
 }
 
-export function extensionTable({ rows }: ExtensionBench): string {
+export function extensionTable({ rows }: Pick<ExtensionBench, "rows">): string {
   return [
     "| process | median (ms) | p90 (ms) | runs | ratio to its baseline |",
     "|---|---:|---:|---:|---:|",
@@ -490,7 +545,14 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     for (const turnCase of TURN_END_CASES) results.push(await benchTurnEnd(base, turnCase));
     process.stdout.write(`${JSON.stringify(results)}\n`);
   } else {
-    const result = await benchExtension();
-    process.stdout.write(`${extensionTable(result)}\n\n${turnEndTable(result)}\n`);
+    if (process.argv[2] === "--built") {
+      // The built entry's first run alone (a few seconds): `node bench/extension.ts --built`.
+      const rows = await benchBuiltFirstRun(EXTENSION_BENCH_BASE, Number(process.argv[3] ?? 5));
+      rmSync(EXTENSION_BENCH_BASE, { recursive: true, force: true });
+      process.stdout.write(`${extensionTable({ rows })}\n`);
+    } else {
+      const result = await benchExtension();
+      process.stdout.write(`${extensionTable(result)}\n\n${turnEndTable(result)}\n`);
+    }
   }
 }

@@ -23,20 +23,18 @@ export const LAYERS: readonly (readonly string[])[] = [
 ];
 
 /**
- * The only modules that import Pi's packages at run time: the three Pi entries, the extension's
- * (Pi's extension API), the scripted model's (pi-ai's faux provider, which plays a play's
- * replies) and the play controls' (Pi's trust store and session list, so a play saves trust and
- * picks a session with Pi's own code); the skill probe, which loads skills with Pi's own loader
- * so a skill check judges a skill by Pi's rules, in the CLI as well as in Pi; and the review
- * session, which runs a review check's reviewer through Pi's SDK. Anywhere else, Pi is imported
- * for its types.
+ * The only modules that import Pi's packages at run time: the Pi host (src/runtime/pi-host.ts),
+ * which finds the running Pi's modules (or the CLI's Pi) and hands them to everything else, the
+ * extension's entry, the skill probe and the reviewer among them; and the two play-only Pi
+ * entries, the scripted model's (pi-ai's faux provider, which plays a play's replies) and the
+ * play controls' (Pi's trust store and session list, so a play saves trust and picks a session
+ * with Pi's own code), which are never installed for a learner. Anywhere else, Pi is imported
+ * for its types: in an installed package Pi's names do not resolve from pi-quests' files.
  */
 export const PI_RUNTIME_IMPORTERS: readonly string[] = [
-  "src/extension/index.ts",
+  "src/runtime/pi-host.ts",
   "src/extension/scripted-model.ts",
   "src/extension/play-controls.ts",
-  "src/probes/skill.ts",
-  "src/probes/review-session.ts",
 ];
 const PI_PACKAGE = /^@earendil-works\//;
 

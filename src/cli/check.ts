@@ -12,7 +12,8 @@ import { readEventLog } from "../events/log-reader.ts";
 import type { QuestActivation } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createGitProbe } from "../probes/git.ts";
-import { createQuestEvaluator } from "../runtime/quest-evaluator.ts";
+import { piSdkBeside } from "../runtime/pi-host.ts";
+import { createQuestEvaluator, type QuestEvaluatorOptions } from "../runtime/quest-evaluator.ts";
 import { REVIEW_MODEL_PATTERN } from "../verifier/checks/review.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import type { Quest } from "../verifier/quest.ts";
@@ -256,7 +257,7 @@ async function evaluateQuest(
     confirmed: (id) => confirmed.has(id),
     onIntegrityAlert: (alert) => io.stderr(`warning: ${describeAlert(alert)}\n`),
     ...(values["review-model"] ? { reviewModels: { fallback: values["review-model"] } } : {}),
-    ...piPackageOf(io),
+    ...piOf(io),
   });
   const result = await evaluate({ events, ...(sessionId ? { sessionId } : {}) });
   const json = notes.length > 0 ? { ...result, notes } : result;
@@ -265,12 +266,14 @@ async function evaluateQuest(
 }
 
 /**
- * Pi's package folder for command checks (PI_QUESTS_PI_PACKAGE): the Pi a play would run
- * (src/cli/plays/pi-binary.ts), when there is one.
+ * The Pi a play would run (src/cli/plays/pi-binary.ts): its package folder for command checks
+ * (PI_QUESTS_PI_PACKAGE), and its SDK for skill and review checks, imported only when one runs.
+ * Without a Pi those checks are pending, with findPi's reason.
  */
-function piPackageOf(io: CliIo): { piPackage?: string } {
+function piOf(io: CliIo): Pick<QuestEvaluatorOptions, "piPackage" | "pi"> {
   const found = findPi({ env: io.env, cwd: io.cwd });
-  return found.ok ? { piPackage: found.pi.packageDir } : {};
+  if (!found.ok) return { pi: async () => ({ ok: false, message: found.message }) };
+  return { piPackage: found.pi.packageDir, pi: piSdkBeside(found.pi.cli) };
 }
 
 const withActivation = (activation: QuestActivation | undefined) => (activation ? { activation } : {});

@@ -1,9 +1,13 @@
 /**
- * The Pi extension's entry, and the only module that loads Pi: Pi's events go through the
- * translator (src/events/translator.ts says which, and why from `message_end`) to the quest
- * controller, or in print mode to the plain recorder; `/quest` is registered here; the HUD and
- * the other UI calls are in pi-ui.ts. Everything else lives in the controller and the engine,
- * which import nothing from Pi.
+ * The Pi extension's entry: Pi's events go through the translator (src/events/translator.ts says
+ * which, and why from `message_end`) to the quest controller, or in print mode to the plain
+ * recorder; `/quest` is registered here; the HUD and the other UI calls are in pi-ui.ts.
+ * Everything else lives in the controller and the engine.
+ *
+ * It imports nothing of Pi at run time (only types): Pi's functions come from the running Pi
+ * through src/runtime/pi-host.ts, so Pi's loader can import this file natively even where Pi's
+ * packages do not resolve from pi-quests' own (an installed package), and everything below it
+ * receives them (the skill probe, the reviewer). pi-tui loads only when a TUI session starts.
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
@@ -15,32 +19,54 @@ import type {
   UserBashEvent,
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
-import { createLocalBashOperations, getPackageDir } from "@earendil-works/pi-coding-agent";
-import { Markdown, Text, truncateToWidth } from "@earendil-works/pi-tui";
 import { agentDirFrom } from "../core/paths.ts";
-import { piPackageFolderOf } from "../core/pi-package.ts";
 import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
+import type { PiSdkSource } from "../probes/pi-sdk.ts";
+import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
 import type { QuestController } from "./controller.ts";
+import { claimProcess } from "./load-guard.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { questCompletions } from "./quest-command.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 
 /** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
-const MESSAGE_COMPONENTS: MessageComponents = {
+const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
   markdown: (text, theme) => new Markdown(text, 1, 0, theme),
   text: (text) => new Text(text, 1, 0),
-};
+});
 
-export default function piQuests(pi: ExtensionAPI): void {
+/**
+ * Pi's factory. A second copy of pi-quests in this process, or a Pi whose modules cannot be
+ * found, registers nothing but a notice at session start: Pi itself keeps working.
+ */
+export default async function piQuests(pi: ExtensionAPI): Promise<void> {
+  const claim = claimProcess(import.meta.url);
+  if (!claim.ok) return noticeAtStart(pi, claim.message, "warning");
+  const host = await loadRunningPi();
+  if (!host.ok) return noticeAtStart(pi, `pi-quests could not start: ${host.message}`, "error");
+  registerQuests(pi, host.value);
+}
+
+function noticeAtStart(pi: ExtensionAPI, message: string, level: "warning" | "error"): void {
+  pi.on("session_start", (_event, ctx) => {
+    if (ctx.hasUI) ctx.ui.notify(message, level);
+    else process.stderr.write(`${message}\n`);
+  });
+}
+
+function registerQuests(pi: ExtensionAPI, host: PiHost): void {
+  const tui = tuiOf(host);
   const uiOf = (ctx: ExtensionContext): QuestUi =>
     questUi(ctx, {
-      fitToWidth: truncateToWidth,
+      // Drawn only in the TUI, whose sessions start with pi-tui loaded (else no HUD: see openController).
+      fitToWidth: (text, width) => tui.loaded()?.truncateToWidth(text, width) ?? "",
       appendMessage: (message) => pi.appendEntry(QUEST_MESSAGE_ENTRY, message),
     });
-  const quests = createQuestHost(uiOf);
+  const sdk: PiSdkSource = async () => ({ ok: true, sdk: host.modules });
+  const quests = createQuestHost(uiOf, { host, sdk, tui });
   const translator = createPiEventTranslator();
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
@@ -54,7 +80,9 @@ export default function piQuests(pi: ExtensionAPI): void {
       record(handle(event, ctx));
     };
 
-  pi.on("session_start", (event, ctx) => {
+  pi.on("session_start", async (event, ctx) => {
+    // Before Pi draws the session's messages (it waits for this handler), which need pi-tui.
+    if (ctx.mode === "tui") await tui.load();
     const sessionId = ctx.sessionManager.getSessionId();
     const entries = ctx.sessionManager.getEntries();
     const parentSession = ctx.sessionManager.getHeader()?.parentSession;
@@ -124,13 +152,16 @@ export default function piQuests(pi: ExtensionAPI): void {
   });
   pi.on("user_bash", (event, ctx) => {
     record(translator.labels(ctx.sessionManager.getEntries()));
-    return quests.running() ? recordExitCode(event, translator, record) : undefined;
+    return quests.running()
+      ? recordExitCode(event, translator, record, host.modules.createLocalBashOperations)
+      : undefined;
   });
 
   // Goals and debriefs, kept in the session for the TUI to draw as Markdown (never sent to the model).
-  pi.registerEntryRenderer(QUEST_MESSAGE_ENTRY, (entry, _options, theme) =>
-    questMessageComponent(entry.data, theme, MESSAGE_COMPONENTS),
-  );
+  pi.registerEntryRenderer(QUEST_MESSAGE_ENTRY, (entry, _options, theme) => {
+    const loaded = tui.loaded();
+    return loaded ? questMessageComponent(entry.data, theme, messageComponents(loaded)) : undefined;
+  });
   pi.registerCommand("quest", {
     description: "Quests: list, start ID, check, hint, status, skip, debrief, reset",
     getArgumentCompletions: (prefix) => questCompletions(prefix, quests.controller()?.quests() ?? []),
@@ -151,11 +182,30 @@ type EventSink = { record(event: PiEvent): void; dispose(): Promise<void> };
 /** Where events go when pi-quests could not start: nowhere, rather than piling up in memory. */
 const DISCARD: EventSink = { record: () => {}, dispose: async () => {} };
 
+/** pi-tui, loaded once when a TUI session first starts (print and RPC modes never draw with it). */
+function tuiOf(host: PiHost) {
+  let tui: PiTui | undefined;
+  let loading: Promise<Loaded<PiTui>> | undefined;
+  return {
+    loaded: () => tui,
+    load(): Promise<Loaded<PiTui>> {
+      loading ??= loadPiTui(host.packageDir).then((loaded) => {
+        if (loaded.ok) tui = loaded.value;
+        return loaded;
+      });
+      return loading;
+    },
+  };
+}
+
+/** What the quest session gets of Pi: where it runs from, its SDK, pi-tui. */
+type FromPi = { host: PiHost; sdk: PiSdkSource; tui: ReturnType<typeof tuiOf> };
+
 /**
  * pi-quests within one Pi session: opened at `session_start` without Pi waiting for it (events
  * meanwhile wait in `early`), closed at `session_shutdown`.
  */
-function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi) {
+function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromPi) {
   let controller: QuestController | undefined;
   let sink: EventSink | undefined;
   let opening: Promise<void> | undefined;
@@ -178,13 +228,18 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi) {
 
   const openController = async (ctx: ExtensionContext): Promise<QuestController | undefined> => {
     const ui = uiOf(ctx);
+    if (ctx.mode === "tui") {
+      const tui = await fromPi.tui.load();
+      if (!tui.ok) throw new Error(`pi-tui, which draws the HUD, was not found: ${tui.message}`);
+    }
     // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
     const { openQuestSession } = await import("./session.ts");
     const opened = await openQuestSession({
       cwd: ctx.cwd,
       env: process.env,
       ui,
-      ...piPackageOption(runningPiPackage()),
+      ...(fromPi.host.packageDir ? { piPackage: fromPi.host.packageDir } : {}),
+      pi: fromPi.sdk,
       sessionId: () => sessionId,
       backlog: early,
       reviewModels: reviewModelsOf(ctx),
@@ -302,6 +357,7 @@ function recordExitCode(
   event: UserBashEvent,
   translator: PiEventTranslator,
   record: (event: PiEvent) => void,
+  createLocalBashOperations: PiHost["modules"]["createLocalBashOperations"],
 ): UserBashEventResult {
   const local = createLocalBashOperations();
   return {
@@ -319,20 +375,3 @@ function recordExitCode(
     },
   };
 }
-
-/**
- * The folder of the Pi that loaded pi-quests (a command check's PI_QUESTS_PI_PACKAGE): Pi's own
- * `getPackageDir()` (the package its modules run from), unless PI_PACKAGE_DIR overrides that
- * answer with whatever the environment says; else the package Pi's entry script
- * (`process.argv[1]`) belongs to. Either way only a real Pi package folder counts.
- */
-export function runningPiPackage(): string | undefined {
-  const candidates = [process.env.PI_PACKAGE_DIR ? undefined : getPackageDir(), process.argv[1]];
-  for (const candidate of candidates) {
-    const folder = candidate ? piPackageFolderOf(candidate) : undefined;
-    if (folder) return folder;
-  }
-  return undefined;
-}
-
-const piPackageOption = (piPackage: string | undefined) => (piPackage ? { piPackage } : {});

@@ -5,7 +5,7 @@
  * that Pi draws with `questMessageComponent` (Markdown wrapped at 60 columns; not sent to the
  * model); in RPC it is a notification in plain text, the Markdown as written.
  * Pi's types only: what of Pi's it calls at run time comes from the extension's entry
- * (src/extension/index.ts), the only module that loads Pi.
+ * (src/extension/index.ts), which has them from the running Pi (src/runtime/pi-host.ts).
  */
 import type { ExtensionContext, Theme, ThemeColor } from "@earendil-works/pi-coding-agent";
 import type { Component, MarkdownTheme } from "@earendil-works/pi-tui";

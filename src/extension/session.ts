@@ -9,6 +9,7 @@ import { openRecordSealer } from "../core/record-sealers.ts";
 import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
+import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { openProgressStore } from "../runtime/progress.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
 import { loadQuestPack } from "../verifier/loader.ts";
@@ -28,6 +29,8 @@ export type QuestSessionOptions = {
   ui: QuestUi;
   /** The folder of the Pi that loaded pi-quests, when known: command checks' PI_QUESTS_PI_PACKAGE. */
   piPackage?: string;
+  /** Pi's SDK, for skill checks and the reviewer: the running Pi's own (src/runtime/pi-host.ts). */
+  pi?: PiSdkSource;
   sessionId(): string | undefined;
   debounceMs?: number;
   /** Events that came while opening; recorded before the first evaluation. */
@@ -104,6 +107,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         ...(options.reviewModels ? { reviewModels: options.reviewModels } : {}),
         ...(hooks ? { onReviewActivity: hooks.onReviewActivity } : {}),
         ...(options.piPackage ? { piPackage: options.piPackage } : {}),
+        ...(options.pi ? { pi: options.pi } : {}),
       });
     },
     // git (execa) loads when a quest first needs it, not while Pi starts.

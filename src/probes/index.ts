@@ -9,6 +9,7 @@ import type {
 } from "../verifier/probes.ts";
 import { fileExists, readFile } from "./files.ts";
 import { createGitProbe } from "./git.ts";
+import type { PiSdkSource } from "./pi-sdk.ts";
 import { bashCheck } from "./script-runner.ts";
 
 export type NodeProbesOptions = {
@@ -24,6 +25,8 @@ export type NodeProbesOptions = {
   review?: (request: ReviewRequest) => Promise<ReviewOutcome>;
   /** Pi's package folder, when the host knows it: an in-place command's PI_QUESTS_PI_PACKAGE. */
   piPackage?: string;
+  /** Pi's SDK, for skill checks (Pi's skill loader); without it they are pending. */
+  pi?: PiSdkSource;
 };
 
 export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
@@ -36,7 +39,7 @@ export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
     ...(options.runIsolated ? { runIsolated: options.runIsolated } : {}),
     ...(options.review ? { review: options.review } : {}),
     git: createGitProbe(),
-    // Loaded on first use: Pi's skill loader alone takes a second to import.
+    // Loaded on first use: the MCP SDK is large.
     mcpHandshake: async (request) => {
       const { createMcpProbe } = await import("./mcp.ts");
       return createMcpProbe({
@@ -46,7 +49,10 @@ export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
     },
     skillValid: async (request) => {
       const { createSkillProbe } = await import("./skill.ts");
-      return createSkillProbe(options.home ? { homeDir: options.home } : {})(request);
+      return createSkillProbe({
+        ...(options.home ? { homeDir: options.home } : {}),
+        ...(options.pi ? { pi: options.pi } : {}),
+      })(request);
     },
     // A "no" stays a no (still pending, said so); no answer is undefined.
     confirm: async (check) => options.confirmed?.(check.id),

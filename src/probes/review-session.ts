@@ -12,13 +12,11 @@
  * models.json; a provider an extension registered in the learner's Pi is copied from it.
  */
 import { join } from "node:path";
-import type * as PiSdk from "@earendil-works/pi-coding-agent";
-import type { AgentSession, ModelRuntime } from "@earendil-works/pi-coding-agent";
+import type { AgentSession, ModelRuntime, ResourceLoader } from "@earendil-works/pi-coding-agent";
+import type { PiSdk } from "./pi-sdk.ts";
 import { ledgerOf, type ReviewLedger, type SessionMessage } from "./review-ledger.ts";
 import { REVIEWER_SYSTEM_PROMPT, reviewerPrompt } from "./review-prompt.ts";
 import { REVIEWER_TOOL_NAMES, reviewerTools } from "./review-tools.ts";
-
-type Sdk = typeof PiSdk;
 
 /** Where the reviewer's model comes from when the check names none. */
 export type ReviewModelSource = {
@@ -43,6 +41,8 @@ export type RegisteredProvider =
   | { kind: "native"; provider: Parameters<ModelRuntime["registerNativeProvider"]>[0] };
 
 export type ReviewSessionRequest = {
+  /** Pi's SDK the session is made with (handed in: this module never loads Pi). */
+  sdk: PiSdk;
   /** The snapshot folder the reviewer reads (its only root). */
   root: string;
   agentDir: string;
@@ -78,7 +78,7 @@ type Resolved =
     }
   | { ok: false; message: string };
 
-async function resolveModel(sdk: Sdk, request: ReviewSessionRequest): Promise<Resolved> {
+async function resolveModel(sdk: PiSdk, request: ReviewSessionRequest): Promise<Resolved> {
   const current = request.models.current?.();
   const name = request.model ?? (current ? `${current.provider}/${current.id}` : request.models.fallback);
   if (!name) return { ok: false, message: `no model to review with: ${HOW_TO_GET_A_MODEL}` };
@@ -132,7 +132,7 @@ function movedEndpoint(
   return undefined;
 }
 
-type ModelsStore = NonNullable<Parameters<Sdk["ModelRuntime"]["create"]>[0]>["modelsStore"];
+type ModelsStore = NonNullable<Parameters<PiSdk["ModelRuntime"]["create"]>[0]>["modelsStore"];
 
 function memoryModelsStore(): ModelsStore {
   const entries = new Map<string, unknown>();
@@ -148,7 +148,7 @@ function memoryModelsStore(): ModelsStore {
 }
 
 /** A resource loader that loads nothing of the learner's: the reviewer's prompt is pi-quests' own. */
-function emptyLoader(sdk: Sdk): PiSdk.ResourceLoader {
+function emptyLoader(sdk: PiSdk): ResourceLoader {
   return {
     getExtensions: () => ({ extensions: [], errors: [], runtime: sdk.createExtensionRuntime() }),
     getSkills: () => ({ skills: [], diagnostics: [] }),
@@ -166,7 +166,7 @@ function emptyLoader(sdk: Sdk): PiSdk.ResourceLoader {
 
 /** Runs one review; never throws for what the model or provider does (that is an outcome). */
 export async function runReviewSession(request: ReviewSessionRequest): Promise<ReviewSessionOutcome> {
-  const sdk: Sdk = await import("@earendil-works/pi-coding-agent");
+  const { sdk } = request;
   const resolved = await resolveModel(sdk, request);
   if (!resolved.ok) return { ended: "no_model", message: resolved.message };
   const { runtime, model, name } = resolved;

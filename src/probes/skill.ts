@@ -25,18 +25,20 @@ import { realpathSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { loadSkills } from "@earendil-works/pi-coding-agent";
 import { parse as parseYaml } from "yaml";
 import type { SkillOutcome, SkillRequest } from "../verifier/probes.ts";
+import { NO_PI_SDK, type PiSdk, type PiSdkSource } from "./pi-sdk.ts";
 import { skillCandidates } from "./skill-candidates.ts";
 import { type DiscoveryFolder, linkEscape, rootOf } from "./skill-containment.ts";
 
-type LoadResult = ReturnType<typeof loadSkills>;
+type LoadResult = ReturnType<PiSdk["loadSkills"]>;
 type Diagnostic = LoadResult["diagnostics"][number];
 
 export type SkillProbeOptions = {
   /** Whose `~/.agents/skills` Pi would read; defaults to `$HOME`, as in Pi. */
   homeDir?: string;
+  /** Pi's SDK, whose `loadSkills` discovers the skill; without it every skill check is pending. */
+  pi?: PiSdkSource;
 };
 
 const MAX_NAME_LENGTH = 64;
@@ -46,16 +48,29 @@ export function createSkillProbe(
   options: SkillProbeOptions = {},
 ): (request: SkillRequest) => Promise<SkillOutcome> {
   const homeDir = options.homeDir ?? (process.env.HOME || homedir());
+  const pi = options.pi ?? NO_PI_SDK;
   return async (request) => {
     try {
-      return await probeSkill(request, homeDir);
+      const found = await pi();
+      if (!found.ok) {
+        return {
+          ok: false,
+          unavailable: true,
+          message: `Pi's skill loader is not available: ${found.message}`,
+        };
+      }
+      return await probeSkill(found.sdk.loadSkills, request, homeDir);
     } catch (error) {
       return { ok: false, message: `Could not check the skill: ${errorMessage(error)}` };
     }
   };
 }
 
-async function probeSkill(request: SkillRequest, homeDir: string): Promise<SkillOutcome> {
+async function probeSkill(
+  loadSkills: PiSdk["loadSkills"],
+  request: SkillRequest,
+  homeDir: string,
+): Promise<SkillOutcome> {
   if (request.name === undefined && request.path === undefined) {
     return { ok: false, message: "The skill check needs a name or a path." };
   }

@@ -11,6 +11,7 @@ import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createNodeProbes } from "../probes/index.ts";
+import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
@@ -60,6 +61,8 @@ export type QuestEvaluatorOptions = {
    * the Pi it would play with): command checks get it as PI_QUESTS_PI_PACKAGE.
    */
   piPackage?: string;
+  /** Pi's SDK, for skill checks and the reviewer (src/runtime/pi-host.ts finds it). */
+  pi?: PiSdkSource;
 };
 
 export type EvaluationInput = {
@@ -154,10 +157,12 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
             agentDir: options.agentDir,
             models: options.reviewModels ?? {},
             ...(options.onReviewActivity ? { onActivity: options.onReviewActivity } : {}),
+            ...(options.pi ? { pi: options.pi } : {}),
           }),
         }
       : {}),
     ...(options.piPackage ? { piPackage: options.piPackage } : {}),
+    ...(options.pi ? { pi: options.pi } : {}),
   });
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
   // snapshot of that evaluation.

@@ -14,6 +14,7 @@ import { mkdir, realpath, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { redactDeep } from "../core/redact.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
+import { NO_PI_SDK, type PiSdkSource } from "../probes/pi-sdk.ts";
 import type { ReviewModelSource, ReviewSessionOutcome } from "../probes/review-session.ts";
 import { snapshotWorkspace } from "../receipts/fingerprint.ts";
 import type { RunFingerprint } from "../verifier/checks/command.ts";
@@ -28,6 +29,8 @@ export type ReviewerOptions = {
   models: ReviewModelSource;
   /** Told when a review starts (with its model) and ends: the HUD says "reviewing…" meanwhile. */
   onActivity?(activity: { reviewing: true; checkId: string; model: string } | { reviewing: false }): void;
+  /** Pi's SDK the reviewer's session is made with; without it a review is pending (unavailable). */
+  pi?: PiSdkSource;
   /** The session, for tests (default: the real one through Pi's SDK). */
   runSession?: typeof import("../probes/review-session.ts").runReviewSession;
 };
@@ -43,6 +46,8 @@ export function createReviewer(options: ReviewerOptions): (request: ReviewReques
     );
     const root = join(runDir, "files");
     try {
+      const pi = await (options.pi ?? NO_PI_SDK)();
+      if (!pi.ok) return { ok: false, kind: "unavailable", message: `no reviewer here: ${pi.message}` };
       const snapshot = await snapshotWorkspace(options.workspace, root);
       const taken = snapshot.taken;
       const fingerprint: RunFingerprint = taken.ok
@@ -51,6 +56,7 @@ export function createReviewer(options: ReviewerOptions): (request: ReviewReques
       const runSession = options.runSession ?? (await import("../probes/review-session.ts")).runReviewSession;
       let started = false;
       const outcome = await runSession({
+        sdk: pi.sdk,
         root,
         agentDir: options.agentDir,
         criterion: request.criterion,

@@ -159,7 +159,8 @@ export type SkillOutcome =
       /** When Pi does not find it: the SKILL.md files found around it, each with why it is not the one. */
       candidates?: SkillCandidate[];
     }
-  | { ok: false; message: string }
+  /** Not checked: `unavailable` when what checks it (Pi's skill loader) is not there. */
+  | { ok: false; message: string; unavailable?: true }
   /** The skill (its folder or SKILL.md) leads outside its root through a link: refused, never read. */
   | { ok: false; problem: "escape"; path: string; message: string };
 

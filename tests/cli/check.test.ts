@@ -336,4 +336,18 @@ describe("skills and MCP servers, for real", () => {
     expect(mcp.evidence).toMatchObject({ kind: "mcp", transport: "stdio", missingTools: [] });
     expect(mcp.evidence.tools).toContain("echo");
   });
+
+  it("a skill check is pending, unavailable, with findPi's reason, when the CLI finds no Pi", async () => {
+    const workspace = makeWorkspace();
+    git(workspace, "init", "-q");
+    const notPi = makeWorkspace({ "cli.js": "" });
+    const run = await runCli(["check", WORKSHOP, "--quest", "tools", "--cwd", workspace, "--json"], {
+      env: { PI_QUESTS_PI: join(notPi, "cli.js") },
+    });
+    const [skill] = JSON.parse(run.stdout).checks;
+    expect(skill).toMatchObject({ status: "pending", evidence: { pending: "unavailable" } });
+    expect(skill.evidence.summary).toBe(
+      `Pi's skill loader is not available: PI_QUESTS_PI=${join(notPi, "cli.js")} is not Pi: give the path of Pi's cli.js (in @earendil-works/pi-coding-agent/dist/bundle/), a link to it, or the package's folder.`,
+    );
+  });
 });

@@ -4,8 +4,6 @@
  * real `pi` drives the same wiring in tests/e2e/pi-events.test.ts.
  */
 
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import type {
   CustomEntry,
   EntryRenderer,
@@ -16,7 +14,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEventLog } from "../../src/events/log-reader.ts";
-import piQuests, { runningPiPackage } from "../../src/extension/index.ts";
+import piQuests from "../../src/extension/index.ts";
 import { QUEST_MESSAGE_ENTRY } from "../../src/extension/pi-ui.ts";
 import { dataFolderOf } from "../support/pi-rpc.ts";
 import { agentSealer } from "../support/seal.ts";
@@ -27,17 +25,23 @@ type Handler = (event: unknown, ctx: ExtensionContext) => unknown;
 const ONE = { provider: "scripted", id: "scripted-1" };
 const TWO = { provider: "scripted", id: "scripted-2" };
 
-let savedAgentDir: string | undefined;
+const SAVED = ["PI_CODING_AGENT_DIR", "PI_QUESTS_PACK"] as const;
+let saved: Record<string, string | undefined> = {};
 beforeEach(() => {
-  savedAgentDir = process.env.PI_CODING_AGENT_DIR;
+  saved = Object.fromEntries(SAVED.map((name) => [name, process.env[name]]));
 });
 afterEach(() => {
-  if (savedAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
-  else process.env.PI_CODING_AGENT_DIR = savedAgentDir;
+  for (const name of SAVED) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
 });
 
-/** pi-quests loaded into a stand-in Pi, for a session whose entries and model the test moves on. */
-function loaded() {
+/**
+ * pi-quests loaded into a stand-in Pi, for a session whose entries and model the test moves on;
+ * in print mode unless `mode` says otherwise.
+ */
+async function loaded(mode: "print" | "tui" = "print") {
   const workspace = makeWorkspace();
   const agentDir = makeWorkspace();
   process.env.PI_CODING_AGENT_DIR = agentDir;
@@ -52,18 +56,18 @@ function loaded() {
       renderers.set(type, renderer);
     },
   } as unknown as ExtensionAPI;
-  piQuests(pi);
+  await piQuests(pi);
 
   const entries: Record<string, unknown>[] = [];
   const session = { model: ONE as { provider: string; id: string } | undefined };
   const ctx = {
-    hasUI: false,
-    mode: "print",
+    hasUI: mode !== "print",
+    mode,
     cwd: workspace,
     get model() {
       return session.model;
     },
-    ui: { notify() {}, setWidget() {}, setStatus() {} },
+    ui: { notify() {}, setWidget() {}, setStatus() {}, theme: PLAIN_THEME },
     sessionManager: {
       getSessionId: () => "s-1",
       getHeader: () => ({
@@ -92,6 +96,11 @@ function loaded() {
   return { handlers, renderers, entries, session, fire, events };
 }
 
+const PLAIN_THEME = {
+  fg: (_color: string, text: string) => text,
+  bold: (text: string) => text,
+} as unknown as Theme;
+
 const label = (id: string, targetId: string, text?: string) => ({
   type: "label",
   id,
@@ -102,8 +111,8 @@ const label = (id: string, targetId: string, text?: string) => ({
 });
 
 describe("the extension's entry", () => {
-  it("listens to every Pi event the contract records from", () => {
-    expect([...loaded().handlers.keys()].sort()).toEqual([
+  it("listens to every Pi event the contract records from", async () => {
+    expect([...(await loaded()).handlers.keys()].sort()).toEqual([
       "agent_settled",
       "before_agent_start",
       "input",
@@ -126,7 +135,7 @@ describe("the extension's entry", () => {
   });
 
   it("records a session as the contract's events, in Pi's order", async () => {
-    const { fire, events, entries, session } = loaded();
+    const { fire, events, entries, session } = await loaded();
     await fire("session_start", { reason: "fork" });
     await fire("input", { text: "/review add.js", source: "rpc" });
     await fire("before_agent_start", {
@@ -177,7 +186,7 @@ describe("the extension's entry", () => {
   });
 
   it("records a label before the event that follows it, whichever that is", async () => {
-    const { fire, events, entries } = loaded();
+    const { fire, events, entries } = await loaded();
     await fire("session_start", { reason: "startup" });
     entries.push(label("l1", "e1", "x"));
     await fire("session_info_changed", { name: "n" });
@@ -195,7 +204,7 @@ describe("the extension's entry", () => {
   });
 
   it("puts labels set before a /tree navigation before it, and one the navigation set after its summary", async () => {
-    const { fire, events, entries } = loaded();
+    const { fire, events, entries } = await loaded();
     await fire("session_start", { reason: "startup" });
     const summary = {
       type: "branch_summary",
@@ -214,41 +223,22 @@ describe("the extension's entry", () => {
     ]);
   });
 
-  it("registers the renderer of the messages it keeps in the session (goals and debriefs in the TUI)", () => {
-    const { renderers } = loaded();
+  it("draws the messages it keeps in the session with pi-tui, loaded when a TUI session starts (goals and debriefs)", async () => {
+    // A pack that does not load: the session opens no quest, but it starts as in the TUI.
+    process.env.PI_QUESTS_PACK = makeWorkspace();
+    const { renderers, fire } = await loaded("tui");
     expect([...renderers.keys()]).toEqual([QUEST_MESSAGE_ENTRY]);
     const render = renderers.get(QUEST_MESSAGE_ENTRY) as EntryRenderer;
-    const theme = {
-      fg: (_color: string, text: string) => text,
-      bold: (text: string) => text,
-    } as unknown as Theme;
     const entry = {
       data: { parts: [{ title: "Quest 1/1: Hello" }, { markdown: "Say **hi**." }] },
     } as CustomEntry;
-    const drawn = render(entry, { expanded: false } as EntryRenderOptions, theme)?.render(80) ?? [];
+    const options = { expanded: false } as EntryRenderOptions;
+    // Print and RPC modes never load pi-tui: before a TUI session there is nothing to draw with.
+    expect(render(entry, options, PLAIN_THEME)).toBeUndefined();
+    await fire("session_start", { reason: "startup" });
+    const drawn = render(entry, options, PLAIN_THEME)?.render(80) ?? [];
     expect(drawn.map((line) => line.trimEnd())).toEqual([" Quest 1/1: Hello", " Say hi."]);
-    expect(
-      render({ data: { other: true } } as CustomEntry, { expanded: false } as EntryRenderOptions, theme),
-    ).toBeUndefined();
-  });
-});
-
-describe("the Pi that loaded pi-quests", () => {
-  const override = process.env.PI_PACKAGE_DIR;
-  afterEach(() => {
-    if (override === undefined) delete process.env.PI_PACKAGE_DIR;
-    else process.env.PI_PACKAGE_DIR = override;
-  });
-
-  it("is the package Pi's own modules run from, never the folder PI_PACKAGE_DIR names", () => {
-    delete process.env.PI_PACKAGE_DIR;
-    const pi = realpathSync(
-      resolve(import.meta.dirname, "../../node_modules/@earendil-works/pi-coding-agent"),
-    );
-    expect(runningPiPackage()).toBe(pi);
-    // Pi's answer then comes from the environment: only the entry script is asked, and here
-    // (vitest's) it is no Pi.
-    process.env.PI_PACKAGE_DIR = makeWorkspace({ "package.json": "{}" });
-    expect(runningPiPackage()).toBeUndefined();
+    expect(render({ data: { other: true } } as CustomEntry, options, PLAIN_THEME)).toBeUndefined();
+    await fire("session_shutdown");
   });
 });

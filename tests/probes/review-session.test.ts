@@ -19,6 +19,7 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FILES_ARE_DATA } from "../../src/probes/review-prompt.ts";
 import { type ReviewSessionRequest, runReviewSession } from "../../src/probes/review-session.ts";
+import { PI_SDK } from "../support/pi-sdk.ts";
 
 const PROVIDER = "review-faux";
 const API = "review-faux-api";
@@ -75,6 +76,7 @@ const tools = (...calls: [string, ToolArguments][]) =>
 
 function request(extra: Partial<ReviewSessionRequest> = {}): ReviewSessionRequest {
   return {
+    sdk: PI_SDK,
     root: snapshot,
     agentDir,
     criterion: "NOTES.md explains the bug",

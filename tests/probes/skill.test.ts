@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkillProbe, frontmatterViolations } from "../../src/probes/skill.ts";
+import { PI_SDK_SOURCE } from "../support/pi-sdk.ts";
 
 // Every test gets its own workspace (a git root, so Pi's `.agents/skills` walk stops there), agent
 // folder and home folder: the real ~/.agents/skills and ~/.pi/agent never come into play.
@@ -26,7 +27,7 @@ afterEach(async () => {
 });
 
 const probe = (request: { name?: string; path?: string }) =>
-  createSkillProbe({ homeDir })({ ...request, workspace, agentDir });
+  createSkillProbe({ homeDir, pi: PI_SDK_SOURCE })({ ...request, workspace, agentDir });
 
 /** Writes `<folder>/SKILL.md` and returns its path. */
 async function writeSkill(
@@ -201,6 +202,21 @@ describe("skill probe: frontmatter rules", () => {
 });
 
 describe("skill probe: errors", () => {
+  it("is unavailable, saying why, where Pi's skill loader is not given or not found", async () => {
+    const request = { name: "greeter", workspace, agentDir };
+    expect(await createSkillProbe({ homeDir })(request)).toEqual({
+      ok: false,
+      unavailable: true,
+      message:
+        "Pi's skill loader is not available: Pi's modules were not given to pi-quests here (it needs a running Pi or an installed one)",
+    });
+    const missing = async () => ({ ok: false as const, message: "Pi was not found (no pi on PATH)" });
+    expect(await createSkillProbe({ homeDir, pi: missing })(request)).toMatchObject({
+      unavailable: true,
+      message: "Pi's skill loader is not available: Pi was not found (no pi on PATH)",
+    });
+  });
+
   it("answers ok:false when neither a name nor a path is given", async () => {
     expect(await probe({})).toEqual({ ok: false, message: "The skill check needs a name or a path." });
   });

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { PiSdk, PiSdkSource } from "../../src/probes/pi-sdk.ts";
 import type { ReviewSessionOutcome, ReviewSessionRequest } from "../../src/probes/review-session.ts";
 import { createReceiptPort } from "../../src/receipts/port.ts";
 import { currentHost, openReceiptStore } from "../../src/receipts/store.ts";
@@ -50,7 +51,10 @@ function scriptedSession(seen: { root: string; files: string[] }[], during?: (ro
   };
 }
 
-async function setup(during?: (root: string) => void) {
+/** The scripted session calls nothing of Pi's SDK: any object stands for it. */
+const SOME_SDK: PiSdkSource = async () => ({ ok: true, sdk: {} as PiSdk });
+
+async function setup(during?: (root: string) => void, pi: PiSdkSource = SOME_SDK) {
   const workspace = makeWorkspace({
     "NOTES.md": "add() subtracts b.\n",
     ".gitignore": ".env\n",
@@ -69,6 +73,7 @@ async function setup(during?: (root: string) => void) {
     models: {},
     onActivity: (a) => activity.push(a.reviewing ? `start ${a.model}` : "end"),
     runSession: scriptedSession(seen, during),
+    pi,
   });
   const evaluate = (trigger: EvaluationTrigger = "manual") =>
     evaluateQuest(
@@ -140,5 +145,18 @@ describe("the reviewer's runtime", () => {
     const result = await evaluate();
     expect(result.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "stale" } });
     expect(result.checks[0]?.evidence.summary).toContain("changed during the review");
+  });
+
+  it("is unavailable, and starts no session, where Pi's SDK is not found", async () => {
+    const { seen, evaluate } = await setup(undefined, async () => ({
+      ok: false,
+      message: "Pi was not found (no pi on PATH)",
+    }));
+    const result = await evaluate();
+    expect(result.checks[0]).toMatchObject({
+      status: "pending",
+      evidence: { pending: "unavailable", summary: "no reviewer here: Pi was not found (no pi on PATH)" },
+    });
+    expect(seen).toEqual([]);
   });
 });

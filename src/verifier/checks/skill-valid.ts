@@ -48,7 +48,7 @@ async function evaluateSkillValidCheck(check: SkillValidCheck, ctx: EvaluationCo
   });
   if (!outcome.ok && "problem" in outcome)
     return pathProblem(check, check.path ?? check.name ?? "", outcome.message);
-  if (!outcome.ok) return pending(check, "error", outcome.message);
+  if (!outcome.ok) return pending(check, outcome.unavailable ? "unavailable" : "error", outcome.message);
   const wanted = check.name ?? check.path ?? "";
   const passed = outcome.found !== undefined && outcome.violations.length === 0;
   const candidates = outcome.candidates ?? [];

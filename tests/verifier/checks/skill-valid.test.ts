@@ -26,6 +26,19 @@ describe("skill_valid", () => {
     expect((await evaluateCheck(skill, answer(false, []))).status).toBe("fail");
   });
 
+  it("is pending, unavailable, where Pi's skill loader is not there; pending, error, for another failure", async () => {
+    const answer = (outcome: { ok: false; message: string; unavailable?: true }) =>
+      context({ probes: fakeProbes({}, { skillValid: async () => outcome }) });
+    const skill = check({ type: "skill_valid", name: "x" });
+    expect(
+      await evaluateCheck(skill, answer({ ok: false, unavailable: true, message: "no Pi here" })),
+    ).toMatchObject({ status: "pending", evidence: { pending: "unavailable", summary: "no Pi here" } });
+    expect(await evaluateCheck(skill, answer({ ok: false, message: "EIO" }))).toMatchObject({
+      status: "pending",
+      evidence: { pending: "error", summary: "EIO" },
+    });
+  });
+
   it("a skill Pi does not find: the summary counts the SKILL.md files around it, the report says why each is not it", async () => {
     const candidates = [
       { filePath: "skills/greet/SKILL.md", reason: "it is not in a folder Pi searches for skills" },

@@ -1,0 +1,197 @@
+/**
+ * Pi's modules, taken from the Pi that runs: the one module of pi-quests that imports Pi at run
+ * time (`import type` elsewhere is free).
+ *
+ * Why not `import "@earendil-works/pi-coding-agent"`: Pi installs a package without its peer
+ * dependencies, so in an installed pi-quests that name does not resolve from pi-quests' files.
+ * Pi's loader (jiti) then cannot import the built entry natively and falls back to
+ * transforming it with Babel (slow on the first run), and code that imports Pi below the entry
+ * fails outright. So the entry imports nothing of Pi, and this module finds Pi's own files:
+ *
+ * - **Pi's modules**: the `index.js` beside the script Pi runs (`process.argv[1]`, links
+ *   followed): `…/pi-coding-agent/dist/bundle/cli.js` → `dist/bundle/index.js` (the bundled
+ *   Pi; the same instances Pi's loader gives extensions, its chunks already loaded), or
+ *   `dist/cli.js` → `dist/index.js` (the unbundled build, what its loader's aliases name); only
+ *   in a folder whose package.json is Pi's. Else `import("@earendil-works/pi-coding-agent")`,
+ *   which works under Pi's loader (jiti maps the name to Pi's own) and in a checkout.
+ * - **pi-tui** (Markdown, Text, truncateToWidth; Pi's index does not export them): resolved from
+ *   Pi's package folder as Node resolves Pi's own dependencies, else by its name.
+ *
+ * The CLI, outside Pi, finds Pi with src/cli/plays/pi-binary.ts and hands its `cli.js` to
+ * `piSdkBeside`: the same rule, the same index.
+ */
+import { existsSync, realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type * as Pi from "@earendil-works/pi-coding-agent";
+import type * as Tui from "@earendil-works/pi-tui";
+import { piPackageFolderOf } from "../core/pi-package.ts";
+import { PI_SDK_NAMES, type PiSdk, type PiSdkSource } from "../probes/pi-sdk.ts";
+
+const PI_PACKAGE = "@earendil-works/pi-coding-agent";
+const PI_TUI_PACKAGE = "@earendil-works/pi-tui";
+
+/** What pi-quests uses of Pi's package: the probes' SDK and the extension's own two. */
+export type PiModules = PiSdk & Pick<typeof Pi, "createLocalBashOperations" | "getPackageDir">;
+const PI_MODULE_NAMES = [...PI_SDK_NAMES, "createLocalBashOperations", "getPackageDir"] as const;
+
+/** What the extension uses of pi-tui: the HUD's truncation and a kept message's components. */
+export type PiTui = Pick<typeof Tui, "Markdown" | "Text" | "truncateToWidth">;
+const PI_TUI_NAMES = ["Markdown", "Text", "truncateToWidth"] as const;
+
+export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export type PiHost = {
+  modules: PiModules;
+  /** The real folder of Pi's package, when known (a command check's PI_QUESTS_PI_PACKAGE). */
+  packageDir: string | undefined;
+  /** Where the modules came from: beside Pi's entry script, or imported by Pi's package name. */
+  from: "entry-script" | "package-name";
+};
+
+export type PiHostOptions = {
+  /** The script this process runs (default `process.argv[1]`); Pi's `cli.js` when Pi runs. */
+  entryScript?: string | undefined;
+  env?: Record<string, string | undefined>;
+  /** Imports a file URL (default `import()`). */
+  importFile?: (url: string) => Promise<unknown>;
+  /** Imports Pi's package by its name (default `import("@earendil-works/pi-coding-agent")`). */
+  importByName?: () => Promise<unknown>;
+};
+
+/** Pi's `index.js` beside a script of Pi's package (`cli.js`), and the package's real folder. */
+export function piIndexBeside(script: string): { index: string; packageDir: string } | undefined {
+  let real: string;
+  try {
+    real = realpathSync(script);
+  } catch {
+    return undefined;
+  }
+  const packageDir = piPackageFolderOf(real);
+  const index = join(dirname(real), "index.js");
+  return packageDir && existsSync(index) ? { index, packageDir } : undefined;
+}
+
+/** Pi's modules from the Pi this process runs; a sentence saying why not when there is none. */
+export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded<PiHost>> {
+  const script = "entryScript" in options ? options.entryScript : process.argv[1];
+  const importFile = options.importFile ?? defaultImport;
+  const beside = script ? piIndexBeside(script) : undefined;
+  let besideProblem = `the script this process runs (${script ?? "none"}) is not Pi's`;
+  if (beside) {
+    const loaded = await importNamed<PiModules>(
+      () => importFile(pathToFileURL(beside.index).href),
+      PI_MODULE_NAMES,
+      beside.index,
+    );
+    if (loaded.ok) {
+      return {
+        ok: true,
+        value: { modules: loaded.value, packageDir: beside.packageDir, from: "entry-script" },
+      };
+    }
+    besideProblem = loaded.message;
+  }
+  const byName = await importNamed<PiModules>(
+    options.importByName ?? (() => import("@earendil-works/pi-coding-agent")),
+    PI_MODULE_NAMES,
+    PI_PACKAGE,
+  );
+  if (!byName.ok)
+    return { ok: false, message: `Pi's modules were not found: ${besideProblem}, and ${byName.message}` };
+  const modules = byName.value;
+  return {
+    ok: true,
+    value: { modules, packageDir: packageDirOf(modules, script, options.env), from: "package-name" },
+  };
+}
+
+/**
+ * The folder of the Pi imported by name: Pi's own `getPackageDir()` (the package its modules
+ * run from), unless PI_PACKAGE_DIR overrides that answer with whatever the environment says;
+ * else the package the entry script belongs to. Only a real Pi package folder counts.
+ */
+function packageDirOf(
+  modules: PiModules,
+  script: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): string | undefined {
+  const candidates = [env.PI_PACKAGE_DIR ? undefined : modules.getPackageDir(), script];
+  for (const candidate of candidates) {
+    const folder = candidate ? piPackageFolderOf(candidate) : undefined;
+    if (folder) return folder;
+  }
+  return undefined;
+}
+
+/** pi-tui as Pi's package resolves it (its dependency), else by its name. */
+export async function loadPiTui(
+  packageDir: string | undefined,
+  importFile: (url: string) => Promise<unknown> = defaultImport,
+  importByName: () => Promise<unknown> = () => import("@earendil-works/pi-tui"),
+): Promise<Loaded<PiTui>> {
+  const file = packageDir ? resolveFrom(packageDir, PI_TUI_PACKAGE) : undefined;
+  if (file) return importNamed<PiTui>(() => importFile(pathToFileURL(file).href), PI_TUI_NAMES, file);
+  return importNamed<PiTui>(importByName, PI_TUI_NAMES, PI_TUI_PACKAGE);
+}
+
+/**
+ * The SDK of the Pi whose entry script is `cli` (the CLI's `findPi`), imported when a check first
+ * asks for it and then kept.
+ */
+export function piSdkBeside(
+  cli: string,
+  importFile: (url: string) => Promise<unknown> = defaultImport,
+): PiSdkSource {
+  let loading: ReturnType<PiSdkSource> | undefined;
+  const load: PiSdkSource = async () => {
+    const beside = piIndexBeside(cli);
+    if (!beside) return { ok: false, message: `${cli} is not the entry script of a Pi package` };
+    const loaded = await importNamed<PiSdk>(
+      () => importFile(pathToFileURL(beside.index).href),
+      PI_SDK_NAMES,
+      beside.index,
+    );
+    return loaded.ok ? { ok: true, sdk: loaded.value } : loaded;
+  };
+  return () => {
+    loading ??= load();
+    return loading;
+  };
+}
+
+function resolveFrom(packageDir: string, name: string): string | undefined {
+  try {
+    return createRequire(join(packageDir, "package.json")).resolve(name);
+  } catch {
+    return undefined; // not installed with this Pi: the name is tried next
+  }
+}
+
+/** The module `load` gives, when it has every one of `names`; else why not, naming `what`. */
+async function importNamed<T>(
+  load: () => Promise<unknown>,
+  names: readonly string[],
+  what: string,
+): Promise<Loaded<T>> {
+  let module: unknown;
+  try {
+    module = await load();
+  } catch (error) {
+    return { ok: false, message: `${what} could not be imported (${firstLine(error)})` };
+  }
+  const exports = (typeof module === "object" && module !== null ? module : {}) as Record<string, unknown>;
+  const missing = names.filter((name) => exports[name] === undefined);
+  if (missing.length > 0) {
+    return { ok: false, message: `${what} has no ${missing.join(", ")} (pi-quests needs Pi 1.6 or later)` };
+  }
+  return { ok: true, value: exports as T };
+}
+
+const defaultImport = (url: string): Promise<unknown> => import(url);
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0] ?? text;
+}

@@ -1,0 +1,176 @@
+/**
+ * The Pi host: Pi's modules from the script the process runs (Pi's cli.js, or a link to it), only
+ * in a folder whose package.json is Pi's; else Pi imported by its name; else a sentence. pi-tui
+ * from Pi's own package folder. The CLI's SDK, imported when first asked for.
+ */
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { PI_SDK_NAMES } from "../../src/probes/pi-sdk.ts";
+import { loadPiTui, loadRunningPi, piIndexBeside, piSdkBeside } from "../../src/runtime/pi-host.ts";
+import { REPO } from "../support/cli.ts";
+import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+
+afterEach(removeWorkspaces);
+
+const PCA = realpathSync(join(REPO, "node_modules/@earendil-works/pi-coding-agent"));
+const BUNDLED_CLI = join(PCA, "dist/bundle/cli.js");
+const ESC = String.fromCharCode(27);
+const NAMES = [...PI_SDK_NAMES, "createLocalBashOperations", "getPackageDir"];
+
+/** A module with every name the host wants, each a stub; `getPackageDir` answers `packageDir`. */
+const fakePi = (packageDir = "/nowhere") =>
+  Object.fromEntries(NAMES.map((name) => [name, name === "getPackageDir" ? () => packageDir : () => {}]));
+
+/** An importer that records what it was asked for and answers with `module`. */
+function recording(module: unknown = fakePi()) {
+  const asked: string[] = [];
+  const load = async (url: string) => {
+    asked.push(url);
+    return module;
+  };
+  return { asked, load };
+}
+
+/** A folder laid out like Pi's package (`dist/bundle/cli.js` beside `index.js`), named `name`. */
+function packageLike(name: string, main = "dist/index.js"): string {
+  const dir = makeWorkspace({
+    "package.json": JSON.stringify({ name, main }),
+    "dist/index.js": "export {};\n",
+    "dist/bundle/cli.js": "export {};\n",
+    "dist/bundle/index.js": "export {};\n",
+  });
+  return realpathSync(dir);
+}
+
+describe("Pi's modules from the script Pi runs", () => {
+  it("are the index.js beside Pi's bundled cli.js, the same module Pi's own chunks make", async () => {
+    const found = await loadRunningPi({ entryScript: BUNDLED_CLI, importByName: async () => ({}) });
+    if (!found.ok) throw new Error(found.message);
+    expect(found.value).toMatchObject({ packageDir: PCA, from: "entry-script" });
+    const index = await import(pathToFileURL(join(PCA, "dist/bundle/index.js")).href);
+    expect(found.value.modules.loadSkills).toBe(index.loadSkills);
+    expect(found.value.modules.createAgentSession).toBe(index.createAgentSession);
+  });
+
+  it("follow a link to Pi's cli.js (the `pi` npm puts on PATH); the unbundled cli.js gives dist/index.js", async () => {
+    const bin = makeWorkspace();
+    symlinkSync(BUNDLED_CLI, join(bin, "pi"));
+    expect(piIndexBeside(join(bin, "pi"))).toEqual({
+      index: join(PCA, "dist/bundle/index.js"),
+      packageDir: PCA,
+    });
+    const importer = recording();
+    const found = await loadRunningPi({ entryScript: join(PCA, "dist/cli.js"), importFile: importer.load });
+    expect(found).toMatchObject({ ok: true, value: { packageDir: PCA, from: "entry-script" } });
+    expect(importer.asked).toEqual([pathToFileURL(join(PCA, "dist/index.js")).href]);
+  });
+
+  it("are never taken from a folder whose package.json is not Pi's, nor from Pi's name without its main file", async () => {
+    for (const dir of [
+      packageLike("not-pi"),
+      packageLike("@earendil-works/pi-coding-agent", "dist/gone.js"),
+    ]) {
+      const importer = recording();
+      const byName = fakePi();
+      const found = await loadRunningPi({
+        entryScript: join(dir, "dist/bundle/cli.js"),
+        importFile: importer.load,
+        importByName: async () => byName,
+        env: { PI_PACKAGE_DIR: "/set" },
+      });
+      expect(importer.asked).toEqual([]);
+      expect(found).toMatchObject({ ok: true, value: { from: "package-name", packageDir: undefined } });
+      if (found.ok) expect(found.value.modules).toBe(byName);
+    }
+  });
+
+  it("fall back to Pi's package name (Pi's loader maps it; a checkout has it), whose own folder is Pi's answer", async () => {
+    const found = await loadRunningPi({
+      entryScript: join(REPO, "node_modules/vitest/vitest.mjs"),
+      importByName: async () => fakePi(PCA),
+      env: {},
+    });
+    expect(found).toMatchObject({ ok: true, value: { from: "package-name", packageDir: PCA } });
+    // PI_PACKAGE_DIR makes getPackageDir() say what the environment says: then only the script counts.
+    const overridden = await loadRunningPi({
+      entryScript: undefined,
+      importByName: async () => fakePi(PCA),
+      env: { PI_PACKAGE_DIR: PCA },
+    });
+    expect(overridden).toMatchObject({ ok: true, value: { packageDir: undefined } });
+  });
+
+  it("say why not, both ways, when there are none; and what a Pi too old lacks", async () => {
+    const none = await loadRunningPi({
+      entryScript: "/usr/bin/something",
+      importByName: async () => {
+        throw new Error("Cannot find package '@earendil-works/pi-coding-agent' imported from /x\nmore");
+      },
+    });
+    expect(none).toEqual({
+      ok: false,
+      message:
+        "Pi's modules were not found: the script this process runs (/usr/bin/something) is not Pi's, and @earendil-works/pi-coding-agent could not be imported (Cannot find package '@earendil-works/pi-coding-agent' imported from /x)",
+    });
+    const { createAgentSession: _gone, ...old } = fakePi();
+    const tooOld = await loadRunningPi({
+      entryScript: BUNDLED_CLI,
+      importFile: async () => old,
+      importByName: async () => old,
+    });
+    expect(tooOld).toEqual({
+      ok: false,
+      message: `Pi's modules were not found: ${join(PCA, "dist/bundle/index.js")} has no createAgentSession (pi-quests needs Pi 1.6 or later), and @earendil-works/pi-coding-agent has no createAgentSession (pi-quests needs Pi 1.6 or later)`,
+    });
+  });
+});
+
+describe("pi-tui", () => {
+  it("is the one Pi's package folder resolves (its dependency), else the one its name gives", async () => {
+    const pi = packageLike("@earendil-works/pi-coding-agent");
+    const tuiDir = join(pi, "node_modules/@earendil-works/pi-tui");
+    mkdirSync(join(tuiDir, "dist"), { recursive: true });
+    writeFileSync(
+      join(tuiDir, "package.json"),
+      JSON.stringify({ name: "@earendil-works/pi-tui", main: "dist/index.js" }),
+    );
+    writeFileSync(join(tuiDir, "dist/index.js"), "export {};\n");
+    const tui = { Markdown: class {}, Text: class {}, truncateToWidth: () => "" };
+    const importer = recording(tui);
+    expect(await loadPiTui(pi, importer.load)).toEqual({ ok: true, value: tui });
+    expect(importer.asked).toEqual([pathToFileURL(join(tuiDir, "dist/index.js")).href]);
+
+    const byName = await loadPiTui(undefined, importer.load, async () => tui);
+    expect(byName).toEqual({ ok: true, value: tui });
+    expect(importer.asked).toHaveLength(1);
+  });
+
+  it("from the checkout's Pi cuts a styled line to a width", async () => {
+    const loaded = await loadPiTui(PCA);
+    if (!loaded.ok) throw new Error(loaded.message);
+    const cut = loaded.value.truncateToWidth("\u001b[31mabcdef\u001b[39m", 4);
+    expect(cut.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "")).toBe("a...");
+    expect(cut.startsWith("\u001b[31m")).toBe(true);
+  });
+});
+
+describe("the CLI's Pi SDK", () => {
+  it("is imported from beside findPi's cli.js when first asked for, once", async () => {
+    const importer = recording();
+    const source = piSdkBeside(BUNDLED_CLI, importer.load);
+    expect(importer.asked).toEqual([]);
+    expect(await source()).toMatchObject({ ok: true });
+    await source();
+    expect(importer.asked).toEqual([pathToFileURL(join(PCA, "dist/bundle/index.js")).href]);
+  });
+
+  it("says so when the script is not Pi's", async () => {
+    const dir = packageLike("not-pi");
+    expect(await piSdkBeside(join(dir, "dist/bundle/cli.js"))()).toEqual({
+      ok: false,
+      message: `${join(dir, "dist/bundle/cli.js")} is not the entry script of a Pi package`,
+    });
+  });
+});
