@@ -18,7 +18,7 @@ process.stdout.write(
 );
 process.stdout.write("## Engine: evaluateQuest, 50 probe-only checks\n\n");
 process.stdout.write(`${engineTable(await benchEngine())}\n\n`);
-process.stdout.write("## CLI: one `pi-quests check` process\n\n");
+process.stdout.write("## CLI: lint and check processes, built and from the sources\n\n");
 process.stdout.write(`${cliTable(await benchCli())}\n`);
 process.stdout.write("\n## CLI: reading a 10,000-entry session file (`check --session`)\n\n");
 process.stdout.write(`${sessionFileTable(await benchSessionFile())}\n`);

@@ -19,41 +19,11 @@ import { loadQuests } from "../verifier/loader.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
 import { chooseBaselines } from "./baselines.ts";
-import type { CliCommand } from "./command.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
 import { findPi } from "./plays/pi-binary.ts";
 import { parseSessionFile, type SessionFileProblem } from "./session-file.ts";
-
-export const CHECK_USAGE = `Usage: pi-quests check QUEST.yaml|PACK_DIR [options]
-
-Evaluates one quest against a workspace and prints a line a check.
-
-Options:
-  --quest ID             the quest to check (needed when a pack has more than one)
-  --cwd DIR              the quest workspace (default: the current folder)
-  --baseline REV         the commit git checks compare against (default: the one the
-                         --events log recorded at the quest's activation, else HEAD)
-  --events FILE.jsonl    recorded events, one JSON object a line
-  --session FILE.jsonl   a Pi session file, turned into the same events (a line it
-                         cannot read is a FILE:LINE warning; the rest is checked)
-  --data-dir DIR         where verifier evidence goes, outside the workspace
-                         (default: {agent_dir}/quests)
-  --confirm CHECK_ID     answer yes to a confirm check (repeatable)
-  --review-model P/ID    the model a review check's reviewer uses when the check names
-                         none (resolved through Pi's models and auth in {agent_dir})
-  --json                 print one JSON object instead of text
-  -h, --help             this text
-
-Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events file, a flag).
-`;
-
-export const CHECK_COMMAND: CliCommand = {
-  name: "check",
-  summary: "evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)",
-  usage: CHECK_USAGE,
-  run: (args, io) => check(args, io),
-};
+import { CHECK_USAGE } from "./usage.ts";
 
 const CHECK_OPTIONS = {
   quest: { type: "string" },

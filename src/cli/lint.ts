@@ -5,27 +5,9 @@ import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
-import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
-
-export const LINT_USAGE = `Usage: pi-quests lint PATH...
-
-Checks each quest file or pack folder against the quest format (docs/quest-format.md):
-schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders, paths
-that can never resolve inside their root; and a pack's plays (solutions/QUEST/pass.yaml
-and fail-NAME.yaml, which pi-quests test plays). Prints one file:line:column message a
-problem, with the closest name for a typo.
-
-Exit codes: 0 all valid, 3 something is invalid.
-`;
-
-export const LINT_COMMAND: CliCommand = {
-  name: "lint",
-  summary: "check quest files and packs (exit 0 valid, 3 invalid)",
-  usage: LINT_USAGE,
-  run: (args, io) => lint(args, io),
-};
+import { LINT_USAGE } from "./usage.ts";
 
 export async function lint(args: string[], io: CliIo): Promise<number> {
   const parsed = tryParse(

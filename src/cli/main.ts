@@ -1,27 +1,58 @@
-/** The `pi-quests` command line: dispatches to each command (one module each) from a table. */
-import { CHECK_COMMAND } from "./check.ts";
+/**
+ * The `pi-quests` command line: dispatches to each command (one module each) from a table. The
+ * table is static text; a command's module is imported only when it is the one chosen, so a
+ * start loads what that command needs and nothing of the others (`lint` needs no git, no Pi).
+ */
 import { type CliCommand, synopsisOf } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
-import { LINT_COMMAND } from "./lint.ts";
-import { PLAY_COMMAND } from "./play.ts";
-import { RECEIPTS_COMMAND } from "./receipts.ts";
-import { SANDBOX_COMMAND } from "./sandbox.ts";
-import { TEST_COMMAND } from "./test.ts";
+import { CHECK_USAGE, LINT_USAGE, PLAY_USAGE, RECEIPTS_USAGE, SANDBOX_USAGE, TEST_USAGE } from "./usage.ts";
 
 export type { CliIo } from "./io.ts";
 
 /** In the order `pi-quests help` lists them. */
-const COMMANDS: readonly CliCommand[] = [
-  LINT_COMMAND,
-  CHECK_COMMAND,
-  TEST_COMMAND,
-  SANDBOX_COMMAND,
-  PLAY_COMMAND,
-  RECEIPTS_COMMAND,
+export const COMMANDS: readonly CliCommand[] = [
+  {
+    name: "lint",
+    summary: "check quest files and packs (exit 0 valid, 3 invalid)",
+    usage: LINT_USAGE,
+    load: async () => (await import("./lint.ts")).lint,
+  },
+  {
+    name: "check",
+    summary: "evaluate a quest (exit 0 pass, 1 fail, 2 pending, 3 invalid input)",
+    usage: CHECK_USAGE,
+    load: async () => (await import("./check.ts")).check,
+  },
+  {
+    name: "test",
+    summary: "prove a pack: play its solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)",
+    usage: TEST_USAGE,
+    load: async () => (await import("./test.ts")).test,
+  },
+  {
+    name: "sandbox",
+    summary: "set up the workspace a learner would start a quest in",
+    usage: SANDBOX_USAGE,
+    load: async () => (await import("./sandbox.ts")).sandbox,
+  },
+  {
+    name: "play",
+    summary: "try a pack by hand in the real Pi, in a fresh workspace",
+    usage: PLAY_USAGE,
+    load: async () => (await import("./play.ts")).play,
+  },
+  {
+    name: "receipts",
+    summary: "reassess recorded receipts against the files, running nothing",
+    usage: RECEIPTS_USAGE,
+    load: async () => (await import("./receipts.ts")).receiptsCommand,
+  },
 ];
 
 const HELP_WORDS: ReadonlySet<string> = new Set(["help", "--help", "-h"]);
+/** Not in the overview (it is pinned as it was); prints package.json's version. */
+const VERSION_WORDS: ReadonlySet<string> = new Set(["version", "--version", "-v"]);
 
 /** Where the summaries start, two spaces after the synopses that fit before it. */
 const SUMMARY_COLUMN = 32;
@@ -63,8 +94,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       io.stdout(findCommand(rest[0])?.usage ?? USAGE);
       return EXIT.pass;
     }
+    if (VERSION_WORDS.has(name)) {
+      io.stdout(`${(await import("../core/version.ts")).VERSION}\n`);
+      return EXIT.pass;
+    }
     const command = findCommand(name);
-    if (command) return await command.run(rest, io);
+    if (command) return await (await command.load())(rest, io);
     io.stderr(`pi-quests: unknown command "${name}"; the commands are ${commandNames()}\n\n${USAGE}`);
     return EXIT.invalid;
   } catch (error) {

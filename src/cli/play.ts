@@ -17,7 +17,6 @@ import { PLAY_MODEL, PLAY_PROVIDER, PLAY_REPLIES_ENV } from "../core/play-replie
 import { loadQuests } from "../verifier/loader.ts";
 import type { Play } from "../verifier/play.ts";
 import { loadPlays, readPlayFile } from "../verifier/play-loader.ts";
-import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, printDiagnostics, tryParse } from "./io.ts";
 import { playRepliesOf, playRequirements } from "./plays/chain-run.ts";
@@ -27,26 +26,7 @@ import { findPi } from "./plays/pi-binary.ts";
 import { planChains } from "./plays/plan.ts";
 import { describeStep } from "./plays/play-steps.ts";
 import { chainSetting, makeChainFolders, playEnv } from "./plays/runner.ts";
-
-export const PLAY_USAGE = `Usage: pi-quests play PACK_DIR [options]
-
-Opens the real Pi on the pack in a fresh workspace, to try it by hand.
-
-Options:
-  --quest ID             open on this quest; the quests it requires are completed first
-                         by their pass plays (solutions/QUEST/pass.yaml), headless
-  --solution FILE        offline, with pi-quests' scripted model giving this play's
-                         replies (its steps are printed first); without it, your own model
-  --keep                 keep the workspace and agent dir, and print where they are
-  -h, --help             this text
-`;
-
-export const PLAY_COMMAND: CliCommand = {
-  name: "play",
-  summary: "try a pack by hand in the real Pi, in a fresh workspace",
-  usage: PLAY_USAGE,
-  run: (args, io) => play(args, io),
-};
+import { PLAY_USAGE } from "./usage.ts";
 
 const OPTIONS = {
   quest: { type: "string" },

@@ -6,32 +6,9 @@ import { openRecordSealer } from "../core/record-sealers.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import { reassess } from "../receipts/assess.ts";
 import { openReceiptStore } from "../receipts/store.ts";
-import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
-
-export const RECEIPTS_USAGE = `Usage: pi-quests receipts [options]
-
-Lists each command check's newest receipt in a workspace and whether it still holds: fresh (the
-files are as they were when it ran), stale (they changed) or incomplete (it was interrupted,
-cancelled, skipped, or has no fingerprint). Runs nothing; finds runs a crashed process left as
-running and records them as interrupted.
-
-Options:
-  --cwd DIR        the workspace (default: the current folder)
-  --data-dir DIR   where receipts are kept (default: {agent_dir}/quests)
-  --json           print one JSON object
-  -h, --help       this text
-
-Exit codes: 0 listed, 3 invalid input.
-`;
-
-export const RECEIPTS_COMMAND: CliCommand = {
-  name: "receipts",
-  summary: "reassess recorded receipts against the files, running nothing",
-  usage: RECEIPTS_USAGE,
-  run: (args, io) => receiptsCommand(args, io),
-};
+import { RECEIPTS_USAGE } from "./usage.ts";
 
 export async function receiptsCommand(args: string[], io: CliIo): Promise<number> {
   const parsed = tryParse(

@@ -11,31 +11,9 @@ import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import { prepareSandbox } from "../runtime/sandbox.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import type { Quest } from "../verifier/quest.ts";
-import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
-
-export const SANDBOX_USAGE = `Usage: pi-quests sandbox QUEST.yaml|PACK_DIR [--quest ID] DIR
-
-Makes DIR the workspace a learner would start the quest in: its sandbox template copied, a
-git repository, the template committed as the baseline (as /quest start makes it; the quests
-it requires are not played). DIR must be absent or empty. A quest without a sandbox starts in
-any folder: DIR is left empty.
-
-Options:
-  --quest ID    the quest (needed when a pack has more than one)
-  -h, --help    this text
-
-Exit codes: 0 set up, 1 the setup failed (DIR is left as it was), 3 invalid input (a quest
-file, a flag, DIR not empty).
-`;
-
-export const SANDBOX_COMMAND: CliCommand = {
-  name: "sandbox",
-  summary: "set up the workspace a learner would start a quest in",
-  usage: SANDBOX_USAGE,
-  run: (args, io) => sandbox(args, io),
-};
+import { SANDBOX_USAGE } from "./usage.ts";
 
 const SANDBOX_OPTIONS = {
   quest: { type: "string" },

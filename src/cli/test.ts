@@ -10,7 +10,6 @@ import { parseArgs } from "node:util";
 import { loadQuests } from "../verifier/loader.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
 import type { Quest } from "../verifier/quest.ts";
-import type { CliCommand } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, printDiagnostics, tryParse } from "./io.ts";
 import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
@@ -19,36 +18,7 @@ import { planChains } from "./plays/plan.ts";
 import { type TestReport, testExitCode } from "./plays/report.ts";
 import { isReporterName, REPORTER_NAMES, REPORTERS } from "./plays/reporters.ts";
 import { runPlays } from "./plays/runner.ts";
-
-export const TEST_USAGE = `Usage: pi-quests test PACK_DIR [options]
-
-Plays every quest's solutions in the real Pi (offline, with pi-quests' scripted model):
-solutions/QUEST/pass.yaml must end with the quest complete, each fail-NAME.yaml with it not
-complete. The required quests' pass plays run first, in the same workspace.
-
-Options:
-  --quest ID             only this quest's plays
-  --chapter C            only the plays of this chapter's quests (repeatable): C is the
-                         chapter's title as the quests give it, or its number (1 for the
-                         chapter of the pack's first quest, in the order chapters first appear)
-  --reporter NAME        text (default), json, junit or tap
-  --jobs N               plays run side by side (default: the number of cores)
-  --strict               a quest without solutions/QUEST/pass.yaml fails the run
-  --keep                 keep the plays' folders, and print where they are
-  -h, --help             this text
-
-Pi: PI_QUESTS_PI names Pi's cli.js; else the @earendil-works/pi-coding-agent installed with
-pi-quests; else the pi on PATH.
-
-Exit codes: 0 every play ended as its name says, 1 one did not, 3 invalid input.
-`;
-
-export const TEST_COMMAND: CliCommand = {
-  name: "test",
-  summary: "prove a pack: play its solutions in the real Pi (exit 0 proven, 1 not, 3 invalid input)",
-  usage: TEST_USAGE,
-  run: (args, io) => test(args, io),
-};
+import { TEST_USAGE } from "./usage.ts";
 
 const TEST_OPTIONS = {
   quest: { type: "string" },

@@ -1,5 +1,4 @@
-import { createRequire } from "node:module";
+import { packageRoot, packageVersion } from "./package-root.ts";
 
-/** This package's version, as package.json says (the same path from src/ and from dist/). */
-export const VERSION: string = (createRequire(import.meta.url)("../../package.json") as { version: string })
-  .version;
+/** This package's version, as its package.json says (found from src/ in a checkout, dist/ when built). */
+export const VERSION: string = packageVersion(packageRoot(import.meta.dirname));

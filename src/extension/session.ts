@@ -5,6 +5,7 @@
  */
 import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
+import { packageRoot } from "../core/package-root.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
@@ -21,7 +22,7 @@ import type { QuestUi } from "./quest-ui.ts";
 import { holdSessionLock } from "./session-lock.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
-export const BUILT_IN_PACK = resolve(import.meta.dirname, "../../quests");
+export const BUILT_IN_PACK = resolve(packageRoot(import.meta.dirname), "quests");
 
 export type QuestSessionOptions = {
   cwd: string;

@@ -4,7 +4,7 @@
  * the pack does not have, a file that is not a play, a play file that does not follow the schema
  * (src/verifier/play.ts). A pack without a solutions folder has no plays, which is not an error.
  */
-import { readdir, stat } from "node:fs/promises";
+import { readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
 import { documentValue, parseYamlSource } from "../core/yaml-source.ts";
@@ -102,7 +102,7 @@ type Listing =
 
 async function entriesOf(dir: string): Promise<Listing> {
   try {
-    return { kind: "listed", names: await readdir(dir) };
+    return { kind: "listed", names: readdirSync(dir) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "absent" };
     return { kind: "unreadable", problem: describeFsError(error) };
@@ -111,7 +111,7 @@ async function entriesOf(dir: string): Promise<Listing> {
 
 async function isFolder(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isDirectory();
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }

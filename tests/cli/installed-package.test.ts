@@ -1,42 +1,176 @@
-import { cpSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+/**
+ * The package as a learner gets it: `npm pack` of a copy of the checkout (its prepack builds
+ * dist/), the tarball's list checked, then unpacked into a `node_modules/pi-quests` with no
+ * @earendil-works package beside it or above it (the shape `pi install npm:pi-quests` makes:
+ * Pi is elsewhere, and only its own loader hands its packages to the extension). The installed
+ * CLI runs there: --version, lint, sandbox and check of its own pack, and `test`, whose plays
+ * start the Pi on PATH (the checkout's, as a global install would put it) with the bundle's
+ * dist/extension/*.js.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { execa } from "execa";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO } from "../support/cli.ts";
+import { type PackedPackage, packRepository, unpackPackage } from "../support/packed-package.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
-afterEach(removeWorkspaces);
+let packed: PackedPackage;
+let installed: string;
+let env: Record<string, string>;
+const distBefore = existsSync(join(REPO, "dist"));
 
-describe("the package as npm installs it", () => {
-  it("runs the built JavaScript from node_modules, where Node will not strip types", async () => {
-    const project = makeWorkspace();
-    const modules = join(project, "node_modules");
-    const installed = join(modules, "pi-quests");
-    mkdirSync(installed, { recursive: true });
-    for (const entry of ["bin", "package.json"])
-      cpSync(join(REPO, entry), join(installed, entry), { recursive: true });
-    // What `npm pack` runs (prepack): the build, here straight into the installed folder.
-    await execa(process.execPath, [
-      join(REPO, "node_modules/typescript/bin/tsc"),
-      "-p",
-      join(REPO, "tsconfig.build.json"),
-      "--outDir",
-      join(installed, "dist"),
-    ]);
-    // The dependencies npm would install beside it.
-    for (const entry of readdirSync(join(REPO, "node_modules"))) {
-      if (!entry.startsWith(".")) symlinkSync(join(REPO, "node_modules", entry), join(modules, entry));
+beforeAll(async () => {
+  packed = await packRepository({ workDir: makeWorkspace() });
+  const project = makeWorkspace();
+  installed = await unpackPackage(packed.tarball, join(project, "node_modules"));
+  const home = makeWorkspace();
+  // `pi` on PATH, as `npm install -g @earendil-works/pi-coding-agent` puts it.
+  const bin = join(home, "bin");
+  mkdirSync(bin);
+  symlinkSync(join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js"), join(bin, "pi"));
+  env = {
+    HOME: home,
+    PI_CODING_AGENT_DIR: join(home, "agent"),
+    PATH: [bin, dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(":"),
+  };
+}, 240_000);
+afterAll(removeWorkspaces);
+
+async function installedCli(args: string[], timeoutMs = 60_000) {
+  return execa(process.execPath, [join(installed, "bin/pi-quests.js"), ...args], {
+    env,
+    extendEnv: false,
+    reject: false,
+    stdin: "ignore",
+    timeout: timeoutMs,
+  });
+}
+
+describe("the tarball", () => {
+  it("holds the bundle, the quests and the docs a user reads, and nothing of development", () => {
+    const files = packed.files;
+    for (const file of [
+      "package.json",
+      "bin/pi-quests.js",
+      "dist/cli/main.js",
+      "dist/extension/index.js",
+      "dist/extension/scripted-model.js",
+      "dist/extension/play-controls.js",
+      "dist/THIRD_PARTY_LICENSES.md",
+      "quests/010-first-prompt.yaml",
+      "quests/solutions/first-file/pass.yaml",
+      "docs/quest-format.md",
+      "docs/security.md",
+      "docs/ci.md",
+      "README.md",
+      "LICENSE",
+      "CHANGELOG.md",
+    ]) {
+      expect(files).toContain(file);
     }
+    expect(files.filter((file) => /^quests\/[^/]+\.yaml$/.test(file)).length).toBeGreaterThan(20);
+    expect(files.filter((file) => file.startsWith("dist/chunks/")).length).toBeGreaterThan(5);
+    const development =
+      /^(src|tests|fixtures|bench|scripts|docs\/qualification|node_modules)\/|\.d\.ts$|\.map$/;
+    expect(files.filter((file) => development.test(file))).toEqual([]);
+    expect(files.filter((file) => file.startsWith("docs/")).sort()).toEqual([
+      "docs/ci.md",
+      "docs/quest-format.md",
+      "docs/security.md",
+    ]);
+  });
 
-    const run = await execa(
-      process.execPath,
-      [join(installed, "bin/pi-quests.js"), "lint", join(REPO, "fixtures/packs/workshop")],
-      {
-        reject: false,
-        env: { PI_CODING_AGENT_DIR: join(project, "agent") },
-      },
+  it("depends on nothing (the bundle holds it), names Pi as peers, and packing left the checkout alone", () => {
+    const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest.dependencies).toEqual({});
+    expect(Object.keys(manifest.peerDependencies as object).sort()).toEqual([
+      "@earendil-works/pi-ai",
+      "@earendil-works/pi-coding-agent",
+      "@earendil-works/pi-tui",
+    ]);
+    expect(manifest.pi).toEqual({ extensions: ["./dist/extension/index.js", "./src/extension/index.ts"] });
+    expect(existsSync(join(REPO, "dist"))).toBe(distBefore);
+  });
+});
+
+describe("the installed package, with no Pi package beside it", () => {
+  it("has no @earendil-works package in any node_modules at or above it", () => {
+    for (let dir = installed; dirname(dir) !== dir; dir = dirname(dir)) {
+      expect(existsSync(join(dir, "node_modules/@earendil-works")), dir).toBe(false);
+    }
+  });
+
+  it("packed without its dist/: a sentence saying so, not a stack", async () => {
+    const broken = join(makeWorkspace(), "node_modules/pi-quests");
+    for (const entry of ["bin", "package.json"])
+      cpSync(join(installed, entry), join(broken, entry), { recursive: true });
+    const run = await execa(process.execPath, [join(broken, "bin/pi-quests.js"), "--version"], {
+      env,
+      extendEnv: false,
+      reject: false,
+    });
+    expect(run).toMatchObject({ exitCode: 2, stdout: "" });
+    expect(run.stderr).toBe(
+      `pi-quests: this installed package has no ${join(broken, "dist/cli/main.js")}: it was packed without its build (npm pack builds dist/ first). Reinstall pi-quests from the registry, or pack it with npm pack.`,
+    );
+  });
+
+  it("--version prints the packed version", async () => {
+    expect(await installedCli(["--version"])).toMatchObject({
+      exitCode: 0,
+      stdout: packed.version,
+      stderr: "",
+    });
+  });
+
+  it("lints its own pack, quests and plays", async () => {
+    const run = await installedCli(["lint", join(installed, "quests")]);
+    expect(run.stderr).toBe("");
+    expect(run).toMatchObject({ exitCode: 0 });
+    expect(run.stdout).toMatch(/^\d+ quest\(s\) and \d+ play\(s\) valid$/);
+  });
+
+  it("sets up a quest's sandbox and checks it, the command check in the isolated task verifier", async () => {
+    const workspace = join(makeWorkspace(), "ws");
+    const pack = join(installed, "quests");
+    const setUp = await installedCli(["sandbox", pack, "--quest", "first-file", workspace]);
+    expect(setUp.stderr).toBe("");
+    expect(setUp.exitCode).toBe(0);
+    await execa("sh", ["-c", "printf 'hello world\\n' > hello.txt"], { cwd: workspace });
+    const events = join(REPO, "fixtures/events/first-file-done.jsonl");
+    const checked = await installedCli(
+      ["check", pack, "--quest", "first-file", "--cwd", workspace, "--events", events, "--json"],
+      120_000,
+    );
+    expect(checked.stderr).toBe("");
+    const result = JSON.parse(checked.stdout) as { status: string; checks: { id: string; status: string }[] };
+    expect(result.checks.map((check) => [check.id, check.status])).toEqual([
+      ["wrote-it", "pass"],
+      ["file-there", "pass"],
+      ["says-hello", "pass"],
+    ]);
+    expect(checked.exitCode).toBe(0);
+  }, 150_000);
+
+  it("test plays its own pack's plays in the Pi on PATH, with the bundle's extensions", async () => {
+    const run = await installedCli(
+      ["test", join(installed, "quests"), "--quest", "first-file", "--reporter", "json", "--jobs", "2"],
+      300_000,
     );
     expect(run.stderr).toBe("");
-    expect(run).toMatchObject({ exitCode: 0, stdout: "4 quest(s) valid" });
-  });
+    const report = JSON.parse(run.stdout) as {
+      plays: { quest: string; play: string; ok: boolean; reason?: string }[];
+    };
+    const plays = report.plays.map((play) => [`${play.quest}/${play.play}`, play.ok, play.reason]);
+    expect(plays.sort()).toEqual([
+      ["first-file/fail-by-hand", true, undefined],
+      ["first-file/fail-claim", true, undefined],
+      ["first-file/pass", true, undefined],
+    ]);
+    expect(run.exitCode).toBe(0);
+  }, 320_000);
 });

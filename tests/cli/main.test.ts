@@ -1,9 +1,10 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { CHECK_USAGE } from "../../src/cli/check.ts";
-import { LINT_USAGE } from "../../src/cli/lint.ts";
-import { RECEIPTS_USAGE } from "../../src/cli/receipts.ts";
-import { SANDBOX_USAGE } from "../../src/cli/sandbox.ts";
-import { runMain } from "../support/cli.ts";
+import { CHECK_USAGE, LINT_USAGE, RECEIPTS_USAGE, SANDBOX_USAGE } from "../../src/cli/usage.ts";
+import { REPO, runMain } from "../support/cli.ts";
 
 const OVERVIEW = `pi-quests: build and test quest packs for the Pi coding agent
 
@@ -56,5 +57,60 @@ describe("the command table", () => {
 
   it("a command runs with the words after its name", async () => {
     expect(await run(["lint", "--help"])).toEqual({ exitCode: 0, stdout: LINT_USAGE, stderr: "" });
+  });
+});
+
+describe("pi-quests --version", () => {
+  it("prints package.json's version, as --version, -v and version: the newest release in CHANGELOG.md", async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string };
+    const newest = readFileSync(join(REPO, "CHANGELOG.md"), "utf8").match(
+      /^## \[?(\d+\.\d+\.\d+)\]? - /m,
+    )?.[1];
+    expect(newest).toBe(version);
+    for (const word of ["--version", "-v", "version"]) {
+      expect(await run([word])).toEqual({ exitCode: 0, stdout: `${version}\n`, stderr: "" });
+    }
+  });
+});
+
+/** The modules of src/ (and the packages) a `pi-quests ARGS` run in a fresh Node loads, in order. */
+async function modulesLoadedBy(args: string[]): Promise<string[]> {
+  const script = `
+    import { registerHooks } from "node:module";
+    const loaded = [];
+    registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+    const { main } = await import(${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
+    const quiet = () => {};
+    const code = await main(${JSON.stringify(args)}, { stdout: quiet, stderr: quiet, cwd: "/", env: {} });
+    process.stdout.write(JSON.stringify({ code, loaded }));
+  `;
+  const run = await execa(process.execPath, ["--input-type=module", "-e", script]);
+  const { code, loaded } = JSON.parse(run.stdout) as { code: number; loaded: string[] };
+  expect(code).toBe(0);
+  return loaded
+    .filter((url) => url.startsWith("file:"))
+    .map((url) => url.replace(pathToFileURL(REPO).href, ""));
+}
+
+describe("the command table is lazy", () => {
+  it("help loads no command's module; lint loads lint's and none of the others'", async () => {
+    const help = await modulesLoadedBy(["help"]);
+    expect(help.filter((url) => url.startsWith("/src/cli/") && !url.startsWith("/src/cli/plays"))).toEqual([
+      "/src/cli/main.ts",
+      "/src/cli/command.ts",
+      "/src/cli/exit-codes.ts",
+      "/src/cli/io.ts",
+      "/src/cli/usage.ts",
+    ]);
+    const lint = await modulesLoadedBy(["lint", join(REPO, "fixtures/packs/workshop")]);
+    expect(lint).toContain("/src/cli/lint.ts");
+    for (const other of ["check", "test", "sandbox", "play", "receipts"]) {
+      expect(lint).not.toContain(`/src/cli/${other}.ts`);
+    }
+    expect(
+      lint.filter((url) =>
+        /node_modules\/(execa|simple-git|@modelcontextprotocol|@earendil-works)\//.test(url),
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -179,6 +179,18 @@ describe("readBounded, for other loaders", () => {
     expect(await readBounded(join(dir, "none.yaml"))).toEqual({
       ok: false,
       problem: "no such file or folder",
+    });
+  });
+
+  it("reads past the size the file had when opened (a file that grew), up to the bound", async () => {
+    // /proc files say size 0 and hold more: the buffer sized by the stat must grow.
+    const status = await readFile("/proc/self/status", "utf8");
+    const grown = await readBounded("/proc/self/status", { maxBytes: 1_000_000, what: "a play file" });
+    expect(grown.ok && grown.bytes.toString().split("\n")[0]).toBe(status.split("\n")[0]);
+    expect(grown.ok && grown.bytes.length).toBeGreaterThan(100);
+    expect(await readBounded("/proc/self/status", { maxBytes: 50, what: "a play file" })).toEqual({
+      ok: false,
+      problem: "is more than 50 bytes; a play file may be at most 50 bytes, so it was not read",
     });
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * What `pi-quests COMMAND --help` prints, one text a command: the command table (main.ts) and
+ * the overview read them without loading a command's code. Each starts `Usage: pi-quests SYNOPSIS`.
+ */
+
+export const LINT_USAGE = `Usage: pi-quests lint PATH...
+
+Checks each quest file or pack folder against the quest format (docs/quest-format.md):
+schemas, regexes, duplicate ids, unknown or cyclic requires, sandbox folders, paths
+that can never resolve inside their root; and a pack's plays (solutions/QUEST/pass.yaml
+and fail-NAME.yaml, which pi-quests test plays). Prints one file:line:column message a
+problem, with the closest name for a typo.
+
+Exit codes: 0 all valid, 3 something is invalid.
+`;
+
+export const CHECK_USAGE = `Usage: pi-quests check QUEST.yaml|PACK_DIR [options]
+
+Evaluates one quest against a workspace and prints a line a check.
+
+Options:
+  --quest ID             the quest to check (needed when a pack has more than one)
+  --cwd DIR              the quest workspace (default: the current folder)
+  --baseline REV         the commit git checks compare against (default: the one the
+                         --events log recorded at the quest's activation, else HEAD)
+  --events FILE.jsonl    recorded events, one JSON object a line
+  --session FILE.jsonl   a Pi session file, turned into the same events (a line it
+                         cannot read is a FILE:LINE warning; the rest is checked)
+  --data-dir DIR         where verifier evidence goes, outside the workspace
+                         (default: {agent_dir}/quests)
+  --confirm CHECK_ID     answer yes to a confirm check (repeatable)
+  --review-model P/ID    the model a review check's reviewer uses when the check names
+                         none (resolved through Pi's models and auth in {agent_dir})
+  --json                 print one JSON object instead of text
+  -h, --help             this text
+
+Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events file, a flag).
+`;
+
+export const TEST_USAGE = `Usage: pi-quests test PACK_DIR [options]
+
+Plays every quest's solutions in the real Pi (offline, with pi-quests' scripted model):
+solutions/QUEST/pass.yaml must end with the quest complete, each fail-NAME.yaml with it not
+complete. The required quests' pass plays run first, in the same workspace.
+
+Options:
+  --quest ID             only this quest's plays
+  --chapter C            only the plays of this chapter's quests (repeatable): C is the
+                         chapter's title as the quests give it, or its number (1 for the
+                         chapter of the pack's first quest, in the order chapters first appear)
+  --reporter NAME        text (default), json, junit or tap
+  --jobs N               plays run side by side (default: the number of cores)
+  --strict               a quest without solutions/QUEST/pass.yaml fails the run
+  --keep                 keep the plays' folders, and print where they are
+  -h, --help             this text
+
+Pi: PI_QUESTS_PI names Pi's cli.js; else the @earendil-works/pi-coding-agent installed with
+pi-quests; else the pi on PATH.
+
+Exit codes: 0 every play ended as its name says, 1 one did not, 3 invalid input.
+`;
+
+export const SANDBOX_USAGE = `Usage: pi-quests sandbox QUEST.yaml|PACK_DIR [--quest ID] DIR
+
+Makes DIR the workspace a learner would start the quest in: its sandbox template copied, a
+git repository, the template committed as the baseline (as /quest start makes it; the quests
+it requires are not played). DIR must be absent or empty. A quest without a sandbox starts in
+any folder: DIR is left empty.
+
+Options:
+  --quest ID    the quest (needed when a pack has more than one)
+  -h, --help    this text
+
+Exit codes: 0 set up, 1 the setup failed (DIR is left as it was), 3 invalid input (a quest
+file, a flag, DIR not empty).
+`;
+
+export const PLAY_USAGE = `Usage: pi-quests play PACK_DIR [options]
+
+Opens the real Pi on the pack in a fresh workspace, to try it by hand.
+
+Options:
+  --quest ID             open on this quest; the quests it requires are completed first
+                         by their pass plays (solutions/QUEST/pass.yaml), headless
+  --solution FILE        offline, with pi-quests' scripted model giving this play's
+                         replies (its steps are printed first); without it, your own model
+  --keep                 keep the workspace and agent dir, and print where they are
+  -h, --help             this text
+`;
+
+export const RECEIPTS_USAGE = `Usage: pi-quests receipts [options]
+
+Lists each command check's newest receipt in a workspace and whether it still holds: fresh (the
+files are as they were when it ran), stale (they changed) or incomplete (it was interrupted,
+cancelled, skipped, or has no fingerprint). Runs nothing; finds runs a crashed process left as
+running and records them as interrupted.
+
+Options:
+  --cwd DIR        the workspace (default: the current folder)
+  --data-dir DIR   where receipts are kept (default: {agent_dir}/quests)
+  --json           print one JSON object
+  -h, --help       this text
+
+Exit codes: 0 listed, 3 invalid input.
+`;
