@@ -26,7 +26,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { execa } from "execa";
 import { locateDataFolder } from "../src/extension/data-folder.ts";
 // The build an installed package holds (rolldown; swap for scripts/build.ts's dist/ once it exists).
-import { buildExtensionPackage } from "../tests/support/built-extension.ts";
+import { builtPackage } from "./built-package.ts";
 import { ms } from "./measure.ts";
 
 const repo = resolve(import.meta.dirname, "..");
@@ -258,8 +258,8 @@ export async function benchPiStart(base: string, runs = 15, warmup = 2, coldRuns
 }
 
 /**
- * The built entry as an installed package holds it (tests/support/built-extension.ts: no Pi
- * package above it), its first `pi -p hi` after install against later ones, `runs` of each,
+ * The packed package installed as npm installs it (bench/built-package.ts: no Pi package above
+ * it), its entry's first `pi -p hi` after install against later ones, `runs` of each,
  * alternated. First: a fresh TMPDIR holding what Pi alone left there (its compile cache and the
  * scripted model's jiti file, from two runs without pi-quests), so nothing of pi-quests is in
  * any cache. Later: a TMPDIR the built entry already ran in (2 warm-ups).
@@ -267,6 +267,7 @@ export async function benchPiStart(base: string, runs = 15, warmup = 2, coldRuns
 export async function benchBuiltFirstRun(base: string, runs = 5): Promise<StartRow[]> {
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, "built-"));
+  const removeAfter: Array<() => void> = [];
   const setup: Setup = {
     workspace: join(dir, "workspace"),
     agentDir: join(dir, "agent"),
@@ -277,7 +278,9 @@ export async function benchBuiltFirstRun(base: string, runs = 5): Promise<StartR
   for (const folder of [setup.workspace, setup.agentDir, setup.tmp, piOnly]) mkdirSync(folder);
   writeFileSync(setup.scriptFile, JSON.stringify([{ text: "Hello" }]));
   try {
-    const { entry } = await buildExtensionPackage(dir);
+    const installed = await builtPackage();
+    removeAfter.push(installed.remove);
+    const entry = join(installed.root, "dist/extension/index.js");
     for (let i = 0; i < 2; i++) await printRun(setup, false, piOnly);
     cpSync(piOnly, setup.tmp, { recursive: true });
     for (let i = 0; i < 2; i++) await printRun(setup, entry);
@@ -293,7 +296,8 @@ export async function benchBuiltFirstRun(base: string, runs = 5): Promise<StartR
     const warm = stats(later);
     return [
       {
-        label: "`pi -p hi -e dist/extension/index.js` (built, installed layout), later runs (baseline)",
+        label:
+          "`pi -p hi -e …/node_modules/pi-quests/dist/extension/index.js` (the packed package installed), later runs (baseline)",
         stats: warm,
         baseline: warm,
       },
@@ -304,6 +308,7 @@ export async function benchBuiltFirstRun(base: string, runs = 5): Promise<StartR
       },
     ];
   } finally {
+    for (const remove of removeAfter) remove();
     rmSync(dir, { recursive: true, force: true });
   }
 }
