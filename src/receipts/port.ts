@@ -19,6 +19,12 @@ export type ReceiptPortOptions = {
   baseline?: string;
   host: Receipt["provenance"]["host"];
   takeFingerprint?: (workspace: string) => Promise<FingerprintOutcome>;
+  /**
+   * The Pi whose SDK runs this evaluation's reviews (its package folder, real path): a review's
+   * receipt answers only for the same Pi, so a judgment through a Pi the agent named
+   * (`PI_QUESTS_PI=/its/folder pi-quests check`) never answers for the Pi the learner runs.
+   */
+  reviewer?: string;
   now?: () => Date;
   tool?: string;
 };

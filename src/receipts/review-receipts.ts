@@ -20,13 +20,15 @@ import { newestByIdentity, supersedeKey } from "./store.ts";
 const REVIEW_IDENTITY = "pi-quests.review-identity/1";
 
 /**
- * What a review judges: its criterion, where it starts, the model it asks for and its limit.
- * The learner's current model, when the check names none, is left out: switching models does
- * not buy a second review of the same files.
+ * What a review judges: its criterion, where it starts, the model it asks for and its limit,
+ * and the Pi whose SDK judges it (`reviewer`, see ReceiptPortOptions). The learner's current
+ * model, when the check names none, is left out: switching models does not buy a second review
+ * of the same files.
  */
-export function reviewIdentity(check: ReviewCheck): string {
+export function reviewIdentity(check: ReviewCheck, reviewer?: string): string {
   const definition = {
     identity: REVIEW_IDENTITY,
+    reviewer: reviewer ?? null,
     type: check.type,
     criterion: check.criterion,
     files: [...new Set(check.files.map(normalizeRelativePath))].sort(),
@@ -53,7 +55,7 @@ export async function reuseReview(
 ): Promise<CheckResult | undefined> {
   const snap = await evaluation.snapshot();
   if (!snap.ok) return undefined;
-  const identity = reviewIdentity(check);
+  const identity = reviewIdentity(check, evaluation.options.reviewer);
   const newest = newestByIdentity(await evaluation.receipts()).get(supersedeKey(identity, "."));
   const fresh =
     newest !== undefined &&
@@ -87,7 +89,7 @@ export async function recordReview(
 ): Promise<CheckResult> {
   const { options } = evaluation;
   const { result, outcome } = review;
-  const identity = reviewIdentity(check);
+  const identity = reviewIdentity(check, evaluation.options.reviewer);
   const taken = outcome.ok ? outcome.fingerprint : undefined;
   const fingerprint = taken?.ok
     ? { algorithm: taken.algorithm, value: taken.value, entries: taken.entries, bytes: taken.bytes }

@@ -170,6 +170,9 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
     ? await openReceipts(options.dataDir, options.workspace, options.onIntegrityAlert)
     : undefined;
   const oracle = options.oracleBaseline ?? options.baseline;
+  const reviewer = options.piPackage
+    ? await realpath(options.piPackage).catch(() => options.piPackage)
+    : undefined;
   return async (input) => {
     const receipts = opened
       ? createReceiptPort({
@@ -179,6 +182,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
           ...(oracle ? { baseline: oracle } : {}),
           host: opened.host,
           tool: `pi-quests@${VERSION}`,
+          ...(reviewer ? { reviewer } : {}),
         })
       : undefined;
     return evaluateQuest(quest, {

@@ -54,7 +54,7 @@ function scriptedSession(seen: { root: string; files: string[] }[], during?: (ro
 /** The scripted session calls nothing of Pi's SDK: any object stands for it. */
 const SOME_SDK: PiSdkSource = async () => ({ ok: true, sdk: {} as PiSdk });
 
-async function setup(during?: (root: string) => void, pi: PiSdkSource = SOME_SDK) {
+async function setup(during?: (root: string) => void, pi: PiSdkSource = SOME_SDK, reviewerPi?: string) {
   const workspace = makeWorkspace({
     "NOTES.md": "add() subtracts b.\n",
     ".gitignore": ".env\n",
@@ -75,7 +75,7 @@ async function setup(during?: (root: string) => void, pi: PiSdkSource = SOME_SDK
     runSession: scriptedSession(seen, during),
     pi,
   });
-  const evaluate = (trigger: EvaluationTrigger = "manual") =>
+  const evaluate = (trigger: EvaluationTrigger = "manual", through = reviewerPi) =>
     evaluateQuest(
       { id: "q", checks: [review] },
       {
@@ -83,7 +83,12 @@ async function setup(during?: (root: string) => void, pi: PiSdkSource = SOME_SDK
         events: [],
         paths: { workspace, agentDir: dataDir, home: dataDir },
         questId: "q",
-        receipts: createReceiptPort({ store, workspace, host: currentHost() }),
+        receipts: createReceiptPort({
+          store,
+          workspace,
+          host: currentHost(),
+          ...(through ? { reviewer: through } : {}),
+        }),
         trigger,
       },
     );
@@ -126,6 +131,19 @@ describe("the reviewer's runtime", () => {
     expect(seen).toHaveLength(1);
     expect((await evaluate()).checks[0]?.status).toBe("pending"); // the quote "subtracts" is gone
     expect(seen).toHaveLength(2);
+  });
+
+  it("takes a judgment only from the Pi that made it: a pass judged through another Pi's SDK is reviewed again", async () => {
+    // The CLI run by the agent with PI_QUESTS_PI naming a "Pi" of its own leaves a receipt that
+    // must never answer for the Pi the learner runs.
+    const { seen, evaluate } = await setup(undefined, SOME_SDK, "/agents/fake-pi");
+    expect((await evaluate()).status).toBe("pass");
+    expect((await evaluate("turn_end", "/agents/fake-pi")).checks[0]).toMatchObject({
+      evidence: { receipt: { reused: true } },
+    });
+    const inRealPi = await evaluate("turn_end", "/usr/lib/node_modules/@earendil-works/pi-coding-agent");
+    expect(inRealPi.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "awaiting_review" } });
+    expect(seen).toHaveLength(1);
   });
 
   it("makes a pass stale when the files change during the evaluation, after the review", async () => {
