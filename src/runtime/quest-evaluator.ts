@@ -11,6 +11,7 @@ import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createNodeProbes } from "../probes/index.ts";
+import { createFingerprinter } from "../receipts/fingerprinter.ts";
 import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
@@ -73,15 +74,24 @@ export type EvaluationInput = {
 
 export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
 
-/** The workspace's receipt store, with interrupted runs (a crash, a kill) found and recorded first. */
+/**
+ * The workspace's receipt store, with interrupted runs (a crash, a kill) found and recorded
+ * first, and its fingerprints: each evaluation's and each recheck's look at the files goes
+ * through one fingerprinter, which answers by lstat alone while nothing changed (its sealed
+ * stat cache lets a new process do the same).
+ */
 async function openReceipts(dataDir: string, workspace: string, onAlert: IntegrityReporter | undefined) {
   const realWorkspace = await realpath(workspace);
-  const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"), {
+  const home = workspaceHome(dataDir, realWorkspace);
+  const store = await openReceiptStore(join(home, "receipts"), {
     sealer: openRecordSealer(dataDir, "receipts", realWorkspace),
     onAltered: ({ file, reason }) => onAlert?.({ kind: "altered", record: "receipt", where: file, reason }),
   });
   await store.recoverInterrupted();
-  return { store, realWorkspace, host: currentHost() };
+  const takeFingerprint = createFingerprinter({
+    cache: { file: join(home, "stat-cache"), sealer: openRecordSealer(dataDir, "stat-cache", realWorkspace) },
+  });
+  return { store, realWorkspace, host: currentHost(), takeFingerprint };
 }
 
 /**
@@ -211,6 +221,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
           // A receipt answers again only for the same oracle the isolated verifier pinned.
           ...(oracle ? { baseline: oracle } : {}),
           host: opened.host,
+          takeFingerprint: opened.takeFingerprint,
           tool: `pi-quests@${VERSION}`,
         })
       : undefined;
