@@ -13,10 +13,12 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { setTimeout } from "node:timers/promises";
 import { execa } from "execa";
 
 import { openSealer } from "../src/core/seal.ts";
 import { createNodeProbes } from "../src/probes/index.ts";
+import { racyWindowMs } from "../src/receipts/fingerprint.ts";
 import { createReceiptPort } from "../src/receipts/port.ts";
 import { currentHost, openReceiptStore } from "../src/receipts/store.ts";
 import { createQuestEvaluator } from "../src/runtime/quest-evaluator.ts";
@@ -175,10 +177,14 @@ export async function benchUnchanged(
       if (result.status !== "pass" || evidence?.kind !== "command" || evidence.receipt?.reused !== true)
         throw new Error(`the evaluation was not answered from its receipt: ${JSON.stringify(evidence)}`);
     };
-    // The first check runs the command and leaves the receipt.
+    // The first check runs the command and leaves the receipt. Then the files are left alone past
+    // the racy window, as an unchanged workspace is: until then no fingerprint leaves a stat record.
+    const written = Date.now();
     await execa(process.execPath, [CLI, "check", questFile, "--cwd", workspace, "--data-dir", dataDir], {
       env,
     });
+    const window = racyWindowMs();
+    if (window !== undefined) await setTimeout(Math.max(0, written + window + 1_000 - Date.now()));
     const works = [gitStatus, cliCheck, inProcess];
     const times: number[][] = works.map(() => []);
     for (let round = 0; round < warmup + runs; round++) {

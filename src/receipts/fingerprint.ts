@@ -37,7 +37,14 @@ export {
   type FingerprintOutcome,
   GENERATED_FOLDERS,
 } from "./fingerprint/scan.ts";
-export { confirmFingerprint, STAT_FIELDS, type StatRecord } from "./fingerprint/stat-record.ts";
+export {
+  confirmFingerprint,
+  racyWindowMs,
+  recordableFileSystem,
+  STAT_FIELDS,
+  type StatRecord,
+  TIMESTAMP_GRANULARITY_MS,
+} from "./fingerprint/stat-record.ts";
 
 /**
  * The fingerprint of every file, read from disk. In a git work tree the files are those git
@@ -83,16 +90,20 @@ export async function fingerprint(
 export async function recordedFingerprint(
   workspace: string,
   limits: FingerprintLimits = FINGERPRINT_LIMITS,
+  options: RecordOptions = {},
 ): Promise<{ outcome: FingerprintOutcome; record?: StatRecord }> {
   let record: StatRecord | undefined;
   const outcome = await settle(async () => {
     const scan = await startScan(workspace, limits);
     const scanned = await fastOrFullScan(scan);
-    record = recordOf(scan, scanned);
+    record = recordOf(scan, scanned, options.racyWindowMs);
     return scanned;
   });
   return outcome.ok && record ? { outcome, record } : { outcome };
 }
+
+/** The racy window of the stat record (fingerprint/stat-record.ts: racyWindowMs, the default). */
+export type RecordOptions = { racyWindowMs?: number };
 
 async function fastOrFullScan(scan: Scan): Promise<Scanned> {
   try {

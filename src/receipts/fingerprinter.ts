@@ -11,6 +11,7 @@ import {
   FINGERPRINT_LIMITS,
   type FingerprintLimits,
   type FingerprintOutcome,
+  type RecordOptions,
   recordedFingerprint,
   type StatRecord,
 } from "./fingerprint.ts";
@@ -22,7 +23,7 @@ export type FingerprinterOptions = {
   /** The sealed cache in the data dir, read once when there is no record in memory yet. */
   cache?: StatCache;
   limits?: FingerprintLimits;
-};
+} & RecordOptions;
 
 export function createFingerprinter(options: FingerprinterOptions = {}): Fingerprinter {
   const limits = options.limits ?? FINGERPRINT_LIMITS;
@@ -35,7 +36,7 @@ export function createFingerprinter(options: FingerprinterOptions = {}): Fingerp
     }
     const confirmed = last && (await confirmFingerprint(last, workspace, limits));
     if (confirmed) return { ok: true, fingerprint: confirmed, path: "stat" };
-    const taken = await recordedFingerprint(workspace, limits);
+    const taken = await recordedFingerprint(workspace, limits, options);
     last = taken.record;
     if (options.cache) await writeStatCache(options.cache, taken.record);
     return taken.outcome;

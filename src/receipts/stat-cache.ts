@@ -8,7 +8,8 @@
  *
  * The file: a format line, the seal, a JSON header (the tool, the workspace, the limits, the
  * fingerprint, the sizes and sha256 of the two parts that follow), the recorded paths joined
- * by NUL, then their lstat numbers as 64-bit floats. The seal covers the header, so the digests.
+ * by NUL (relative to the workspace below it, else absolute), then their lstat numbers as 64-bit
+ * floats. The seal covers the header, so the digests.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -68,8 +69,10 @@ export function readStatCache(cache: StatCache): StatRecord | undefined {
   const statsPart = file.subarray(headerEnd + 1 + header.pathBytes);
   if (statsPart.length !== header.paths * STAT_FIELDS * 8) return undefined;
   if (sha256(pathsPart) !== header.pathsSha256 || sha256(statsPart) !== header.statsSha256) return undefined;
-  const paths = header.paths === 0 ? [] : pathsPart.toString("utf8").split("\0");
-  if (paths.length !== header.paths) return undefined;
+  const named = header.paths === 0 ? [] : pathsPart.toString("utf8").split("\0");
+  if (named.length !== header.paths) return undefined;
+  const below = `${header.root}/`;
+  const paths = named.map((path) => (path.startsWith("/") ? path : below + path));
   // Copied out: the file's bytes need not be aligned for a Float64Array.
   const stats = new Float64Array(header.paths * STAT_FIELDS);
   Buffer.from(stats.buffer).set(statsPart);
@@ -86,7 +89,10 @@ export async function writeStatCache(cache: StatCache, record: StatRecord | unde
       await rm(cache.file, { force: true });
       return;
     }
-    const pathsPart = Buffer.from(record.paths.join("\0"), "utf8");
+    // Paths below the workspace are kept relative to it, the others (the repository's) absolute.
+    const below = `${record.root}/`;
+    const named = record.paths.map((path) => (path.startsWith(below) ? path.slice(below.length) : path));
+    const pathsPart = Buffer.from(named.join("\0"), "utf8");
     const statsPart = Buffer.from(record.stats.buffer, record.stats.byteOffset, record.stats.byteLength);
     const header = JSON.stringify({
       tool: VERSION,

@@ -5,18 +5,25 @@
  */
 import { createHash } from "node:crypto";
 import { lstatSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordSealer } from "../../src/core/record-sealers.ts";
 import { type Sealer, sealerFromKey } from "../../src/core/seal.ts";
-import { RACY_WINDOW_MS } from "../../src/receipts/fingerprint/stat-record.ts";
-import { type FingerprintOutcome, fullFingerprint } from "../../src/receipts/fingerprint.ts";
+import {
+  type FingerprintOutcome,
+  fullFingerprint,
+  recordableFileSystem,
+  TIMESTAMP_GRANULARITY_MS,
+} from "../../src/receipts/fingerprint.ts";
 import { createFingerprinter } from "../../src/receipts/fingerprinter.ts";
 import { STAT_CACHE_FORMAT, type StatCache } from "../../src/receipts/stat-cache.ts";
 import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterAll(removeWorkspaces);
 
+/** The racy window narrowed to the granularity (tests/receipts/fingerprinter.test.ts says why). */
+const NARROW = { racyWindowMs: TIMESTAMP_GRANULARITY_MS };
 const KEY = Buffer.alloc(32, 7);
 const sealerOf = (workspace: string): Sealer => recordSealer(sealerFromKey(KEY), "stat-cache", workspace);
 
@@ -59,7 +66,8 @@ function writeParts(file: string, parts: ReturnType<typeof partsOf>): void {
   );
 }
 
-describe("the sealed stat cache", () => {
+/** Records need a file system whose ctime the kernel keeps (stat-record.ts); /tmp is one here. */
+describe.skipIf(!recordableFileSystem(tmpdir()))("the sealed stat cache", () => {
   const dirs: string[] = [];
   let cacheFolder: string;
 
@@ -70,7 +78,7 @@ describe("the sealed stat cache", () => {
       dirs.push(dir);
     }
     cacheFolder = makeWorkspace();
-    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 300));
+    await new Promise((resolve) => setTimeout(resolve, TIMESTAMP_GRANULARITY_MS + 300));
   });
 
   const cacheOf = (dir: string, sealer = sealerOf(dir)): StatCache => ({
@@ -80,30 +88,30 @@ describe("the sealed stat cache", () => {
 
   it("a new process answers an unchanged workspace from it by lstat, with the full path's value", async () => {
     const dir = dirs[0] as string;
-    const first = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    const first = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(first.ok && first.path).toBe("fast");
-    const later = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    const later = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(later.ok && later.path).toBe("stat");
     expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
   });
 
   it("a cache whose fingerprint was edited is not used: its seal fails", async () => {
     const dir = dirs[1] as string;
-    await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     const parts = partsOf(cacheOf(dir).file);
     const forged = "0".repeat(64);
     writeParts(cacheOf(dir).file, {
       ...parts,
       header: { ...parts.header, fingerprint: { ...parts.header.fingerprint, value: forged } },
     });
-    const later = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    const later = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(later.ok && later.path).not.toBe("stat");
     expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
   });
 
   it("an edit, with the cache's numbers for that file rewritten to match (digests redone, seal kept): not used", async () => {
     const dir = dirs[2] as string;
-    await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     const before = valueIn(await fullFingerprint(dir));
     writeFileSync(join(dir, "a.txt"), "ALPHA\n");
     const parts = partsOf(cacheOf(dir).file);
@@ -111,7 +119,7 @@ describe("the sealed stat cache", () => {
     const now = lstatSync(join(dir, "a.txt"));
     parts.stats.set([now.dev, now.ino, now.mode, now.size, now.mtimeMs, now.ctimeMs], at * 6);
     writeParts(cacheOf(dir).file, parts);
-    const later = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    const later = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(later.ok && later.path).not.toBe("stat");
     expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
     expect(valueIn(later)).not.toBe(before);
@@ -119,7 +127,7 @@ describe("the sealed stat cache", () => {
 
   it("an edit, with the cache's numbers for that file rewritten and nothing else: not used (its digest)", async () => {
     const dir = dirs[6] as string;
-    await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     writeFileSync(join(dir, "a.txt"), "ALPHA\n");
     const file = cacheOf(dir).file;
     const { stats, paths } = partsOf(file);
@@ -131,7 +139,7 @@ describe("the sealed stat cache", () => {
     const patched = new Float64Array([now.dev, now.ino, now.mode, now.size, now.mtimeMs, now.ctimeMs]);
     Buffer.from(patched.buffer).copy(bytes, statsStart + at * 6 * 8);
     writeFileSync(file, bytes);
-    const later = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    const later = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(later.ok && later.path).not.toBe("stat");
     expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
   });
@@ -139,24 +147,24 @@ describe("the sealed stat cache", () => {
   it("a cache sealed with another key, or copied from another workspace, is not used", async () => {
     const [dir, other] = [dirs[3] as string, dirs[4] as string];
     const otherKey = recordSealer(sealerFromKey(Buffer.alloc(32, 9)), "stat-cache", dir);
-    await createFingerprinter({ cache: cacheOf(dir, otherKey) })(dir);
-    const foreign = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    await createFingerprinter({ ...NARROW, cache: cacheOf(dir, otherKey) })(dir);
+    const foreign = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(foreign.ok && foreign.path).not.toBe("stat");
-    await createFingerprinter({ cache: cacheOf(other) })(other);
+    await createFingerprinter({ ...NARROW, cache: cacheOf(other) })(other);
     writeFileSync(cacheOf(dir).file, readFileSync(cacheOf(other).file));
-    const copied = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    const copied = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(copied.ok && copied.path).not.toBe("stat");
     expect(valueIn(copied)).toBe(valueIn(await fullFingerprint(dir)));
   });
 
   it("a genuine earlier cache put back after an edit is not used: the edited file's ctime", async () => {
     const dir = dirs[5] as string;
-    await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     const earlier = readFileSync(cacheOf(dir).file);
     writeFileSync(join(dir, "src/b.txt"), "BETA\n");
-    await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     writeFileSync(cacheOf(dir).file, earlier);
-    const later = await createFingerprinter({ cache: cacheOf(dir) })(dir);
+    const later = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(later.ok && later.path).not.toBe("stat");
     expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
   });

@@ -15,14 +15,20 @@
  *   list a file from is recorded (every folder, ignored ones too), so a new untracked file or
  *   folder anywhere is seen; a changed `.gitignore`, HEAD, ref or config is seen by its own stat.
  * - The racy window: a file changed within the file system's timestamp granularity of the scan
- *   could change again with the same timestamps. So every recorded timestamp must be older than
- *   the scan's start minus RACY_WINDOW_MS, or there is no record: then nothing recorded changed
- *   during the scan either, and anything that changes after it gets a later ctime.
- * - Only local Linux file systems whose timestamps the kernel sets from this machine's clock, and
- *   every recorded path on the workspace's device: a network or FUSE mount keeps its own.
+ *   could change again with the same timestamps; and a write through a shared memory mapping
+ *   (mmap) sets ctime only when its page goes from clean to dirty, so while the page waits for
+ *   writeback more writes change the bytes and no timestamp. So every recorded timestamp must be
+ *   older than the scan's start minus the racy window (racyWindowMs: the granularity, plus the
+ *   kernel's writeback delay for dirty pages, plus a margin), or there is no record: then nothing
+ *   recorded changed during the scan, no page of a recorded file is still dirty from a write
+ *   before it, and anything that changes after it gets a later ctime.
+ * - Only local Linux file systems whose timestamps the kernel sets from this machine's clock and
+ *   whose pages are written back (not tmpfs, where a mapped page never is; not overlayfs, whose
+ *   upper layer may be tmpfs), and every recorded path on the workspace's device: a network or
+ *   FUSE mount keeps its own.
  */
-import { lstatSync, readdirSync, realpathSync, type Stats, statfsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats, statfsSync } from "node:fs";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Fingerprint } from "../schema.ts";
 import { repositoryFiles } from "./repository-files.ts";
@@ -36,26 +42,60 @@ import {
 } from "./scan.ts";
 
 /**
- * How much older than the scan's start every recorded timestamp must be. At least the coarsest
- * granularity of the trusted file systems (whole seconds: ext4 with small inodes) and the
- * kernel's clock tick; a file changed less than this before the scan takes the full path.
+ * The coarsest timestamp granularity of the trusted file systems (whole seconds: ext4 with small
+ * inodes), with the kernel's clock tick, rounded up.
  */
-export const RACY_WINDOW_MS = 2_000;
+export const TIMESTAMP_GRANULARITY_MS = 2_000;
+
+/** Beyond the writeback delay, for a flusher that runs late. */
+const WRITEBACK_MARGIN_MS = 5_000;
+
+/**
+ * How much older than the scan's start every recorded timestamp must be: the granularity, plus
+ * how long a dirty page may wait for writeback (vm.dirty_expire_centisecs, then up to one period
+ * of the flusher, vm.dirty_writeback_centisecs), plus a margin; 42 s with the kernel's defaults.
+ * Undefined when the kernel does not say, or never writes dirty pages back on its own: no record.
+ */
+export function racyWindowMs(): number | undefined {
+  const expire = centiseconds("/proc/sys/vm/dirty_expire_centisecs");
+  const period = centiseconds("/proc/sys/vm/dirty_writeback_centisecs");
+  if (expire === undefined || period === undefined || period === 0) return undefined;
+  return TIMESTAMP_GRANULARITY_MS + (expire + period) * 10 + WRITEBACK_MARGIN_MS;
+}
+
+function centiseconds(file: string): number | undefined {
+  try {
+    const value = Number(readFileSync(file, "utf8").trim());
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** More folders than this below a workspace (ignored ones count): no record. */
 export const MAX_RECORDED_FOLDERS = 20_000;
 
-/** statfs f_type of the file systems whose ctime the kernel keeps (linux/magic.h). */
+/**
+ * statfs f_type (linux/magic.h) of the file systems whose ctime the kernel keeps for every write,
+ * a write fault of a mapped page included (their page_mkwrite updates it), and whose dirty pages
+ * are written back.
+ */
 const TRUSTED_FILE_SYSTEMS = new Set([
   0xef53, // ext2, ext3, ext4
   0x58465342, // xfs
   0x9123683e, // btrfs
-  0x01021994, // tmpfs
-  0x794c7630, // overlayfs
-  0x2fc12fc1, // zfs
   0xf2f52010, // f2fs
-  0xca451a4e, // bcachefs
 ]);
+
+/** Whether fingerprints of a workspace at `folder` can leave a stat record (its file system and system). */
+export function recordableFileSystem(folder: string): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    return TRUSTED_FILE_SYSTEMS.has(statfsSync(folder).type);
+  } catch {
+    return false;
+  }
+}
 
 /** Between two slices of lstat calls, the event loop runs (as the scan's slices do). */
 const SLICE_MS = 10;
@@ -65,7 +105,7 @@ export type StatRecord = {
   readonly root: string;
   readonly limits: FingerprintLimits;
   readonly fingerprint: Fingerprint;
-  /** The recorded paths: relative to the root, or absolute (the repository's files). */
+  /** The recorded paths, absolute. */
   readonly paths: readonly string[];
   /** STAT_FIELDS numbers a path, in the order of `paths`: what lstat said, or NaN (nothing there). */
   readonly stats: Float64Array;
@@ -109,10 +149,14 @@ function sameStat(stats: Float64Array, at: number, seen: Stats | undefined): boo
 /** A timestamp within the racy window, or a path on another device, makes the scan unrecordable. */
 class NotRecordable extends Error {}
 
-/** The record of a scan that just took `scanned`; undefined when the scan cannot be vouched for by stat. */
-export function recordOf(scan: Scan, scanned: Scanned): StatRecord | undefined {
+/**
+ * The record of a scan that just took `scanned`; undefined when the scan cannot be vouched for by
+ * stat. `windowMs` is the racy window (absent: racyWindowMs; a test may narrow it to the granularity).
+ */
+export function recordOf(scan: Scan, scanned: Scanned, windowMs = racyWindowMs()): StatRecord | undefined {
+  if (windowMs === undefined || !recordableFileSystem(scan.root)) return undefined;
   try {
-    return record(scan, scanned);
+    return record(scan, scanned, windowMs);
   } catch (error) {
     // A folder that cannot be listed, a file gone meanwhile: no record, never a wrong one.
     if (error instanceof NotRecordable || isFileSystemError(error)) return undefined;
@@ -120,12 +164,11 @@ export function recordOf(scan: Scan, scanned: Scanned): StatRecord | undefined {
   }
 }
 
-function record(scan: Scan, { fingerprint, entries }: Scanned): StatRecord | undefined {
-  if (process.platform !== "linux" || !TRUSTED_FILE_SYSTEMS.has(statfsSync(scan.root).type)) return undefined;
+function record(scan: Scan, { fingerprint, entries }: Scanned, windowMs: number): StatRecord | undefined {
   const repository = repositoryFiles(scan.root);
   if (repository === undefined) return undefined;
   const device = lstatSync(scan.root).dev;
-  const cutoff = scan.startedAt - RACY_WINDOW_MS;
+  const cutoff = scan.startedAt - windowMs;
   const seenOf = new Map<string, Stats | undefined>();
   const keep = (path: string, seen: Stats | undefined) => {
     if (seen !== undefined && (seen.dev !== device || seen.mtimeMs >= cutoff || seen.ctimeMs >= cutoff))
@@ -134,7 +177,7 @@ function record(scan: Scan, { fingerprint, entries }: Scanned): StatRecord | und
   };
   for (const entry of entries) {
     if (entry.seen === undefined) return undefined;
-    keep(entry.path, entry.seen);
+    keep(join(scan.root, entry.path), entry.seen);
   }
   keepFolders(scan, keep);
   for (const path of repository) keep(path, lstatSync(path, { throwIfNoEntry: false }));
@@ -155,7 +198,7 @@ function keepFolders(scan: Scan, keep: (path: string, seen: Stats) => void): voi
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     if (++count > MAX_RECORDED_FOLDERS || remainingMs(scan) <= 0) throw new NotRecordable();
     const absolute = folder === "" ? scan.root : join(scan.root, folder);
-    keep(folder === "" ? "." : folder, lstatSync(absolute));
+    keep(absolute, lstatSync(absolute));
     for (const child of readdirSync(absolute, { withFileTypes: true })) {
       // A name that is not valid UTF-8 reads as another name, which lstat would not find.
       if (child.name.includes("\uFFFD")) throw new NotRecordable();
@@ -163,7 +206,7 @@ function keepFolders(scan: Scan, keep: (path: string, seen: Stats) => void): voi
       if (child.isDirectory()) {
         if (!isGeneratedName(child.name)) pending.push(path);
       } else if (child.name === ".gitignore" || child.name === ".gitattributes") {
-        keep(path, lstatSync(join(scan.root, path)));
+        keep(join(absolute, child.name), lstatSync(join(absolute, child.name)));
       }
     }
   }
@@ -189,21 +232,23 @@ export async function confirmFingerprint(
   const { paths, stats } = record;
   let sliceStart = performance.now();
   for (let at = 0; at < paths.length; at++) {
-    const path = paths[at] as string;
     let seen: Stats | undefined;
     try {
-      seen = lstatSync(isAbsolute(path) ? path : join(root, path), { throwIfNoEntry: false });
+      seen = lstatSync(paths[at] as string, IF_ANY);
     } catch {
       return undefined;
     }
     if (!sameStat(stats, at, seen)) return undefined;
-    if (performance.now() - sliceStart > SLICE_MS) {
+    if ((at & 1023) === 1023 && performance.now() - sliceStart > SLICE_MS) {
       await new Promise((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
     }
   }
   return { ...record.fingerprint };
 }
+
+/** lstat's options for a path that may be gone: undefined, not an error. */
+const IF_ANY = { throwIfNoEntry: false } as const;
 
 const sameLimits = (a: FingerprintLimits, b: FingerprintLimits) =>
   a.entries === b.entries &&
