@@ -2,19 +2,34 @@
  * Re-evaluating a quest with a command check on an unchanged workspace: the receipt answers it
  * (a fingerprint, a look in the store, no process). Baseline in the same run: the same
  * evaluation without receipts, which runs the check through the isolated verifier.
+ *
+ * `benchUnchanged`: the same unchanged 10,000-file workspace as a whole `pi-quests check`
+ * process and in process (the quest evaluator built once, as the extension's recheck uses it),
+ * each against `git status --porcelain` on the same tree, the three alternated in one run.
+ * `node bench/receipts.ts [runs]` prints that table alone.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout } from "node:timers/promises";
+import { execa } from "execa";
 
 import { openSealer } from "../src/core/seal.ts";
 import { createNodeProbes } from "../src/probes/index.ts";
+import { racyWindowMs } from "../src/receipts/fingerprint.ts";
 import { createReceiptPort } from "../src/receipts/port.ts";
 import { currentHost, openReceiptStore } from "../src/receipts/store.ts";
+import { createQuestEvaluator } from "../src/runtime/quest-evaluator.ts";
 import { createTaskVerifier } from "../src/task-verifier/index.ts";
 import { type CommandCheck, CommandCheckSchema } from "../src/verifier/checks/command.ts";
 import { evaluateQuest } from "../src/verifier/evaluate.ts";
-import { measure, ms, type Timing } from "./measure.ts";
+import { loadQuestFile } from "../src/verifier/loader.ts";
+import { measure, median, ms, type Timing } from "./measure.ts";
+
+/** The pi-quests command the process row runs: the checkout's for now. */
+const CLI = resolve(import.meta.dirname, "../bin/pi-quests.js");
 
 function makeRepo(base: string, files: number): string {
   const dir = realpathSync(mkdtempSync(join(base, `receipts-repo-${files}-`)));
@@ -98,4 +113,115 @@ export function receiptsTable(rows: ReceiptRow[]): string {
         `| ${files.toLocaleString("en")} | ${ms(reused.median)} | ${ms(reused.p90)} | ${ms(ran.median)} | ${(reused.median / ran.median).toFixed(2)} |`,
     ),
   ].join("\n");
+}
+
+export type UnchangedRow = {
+  files: number;
+  gitStatus: number;
+  process: number;
+  inProcess: number;
+  runs: number;
+};
+
+/**
+ * The unchanged workspace (one file edited since HEAD, a fresh receipt for its one command check)
+ * answered as a whole `pi-quests check` process and in process, against `git status --porcelain`
+ * on the same tree; medians of `runs` rounds after `warmup`, the three alternated in each round.
+ */
+export async function benchUnchanged(
+  base: string,
+  files = 10_000,
+  runs = 15,
+  warmup = 2,
+): Promise<UnchangedRow> {
+  mkdirSync(base, { recursive: true });
+  const workspace = makeRepo(base, files);
+  const home = realpathSync(mkdtempSync(join(base, "unchanged-home-")));
+  const dataDir = join(home, "data");
+  const agentDir = join(home, "agent");
+  const questFile = join(home, "quest.yaml");
+  writeFileSync(
+    questFile,
+    "version: 1\nid: bench\ntitle: Bench\ngoal: g\nchecks:\n  - id: check\n    type: command\n    run: bash test/check.sh\n",
+  );
+  const env = { ...process.env, HOME: home, PI_CODING_AGENT_DIR: agentDir };
+  try {
+    const quest = await loadQuestFile(questFile);
+    if (!quest.ok) throw new Error(`the bench quest does not load: ${JSON.stringify(quest)}`);
+    const gitStatus = async () => {
+      await execa("git", ["status", "--porcelain"], { cwd: workspace });
+    };
+    const cliCheck = async () => {
+      const run = await execa(
+        process.execPath,
+        [CLI, "check", questFile, "--cwd", workspace, "--data-dir", dataDir, "--json"],
+        { env, reject: false },
+      );
+      const reused = run.exitCode === 0 && JSON.parse(run.stdout).checks[0]?.evidence?.receipt?.reused;
+      if (reused !== true)
+        throw new Error(`the check was not answered from its receipt: ${run.stdout}${run.stderr}`);
+    };
+    const evaluate = await createQuestEvaluator({
+      quest: quest.value,
+      workspace,
+      baseline: execFileSync("git", ["rev-parse", "HEAD"], { cwd: workspace }).toString().trim(),
+      dataDir,
+      agentDir,
+      home,
+      env,
+      confirmed: () => undefined,
+    });
+    const inProcess = async () => {
+      const result = await evaluate({ events: [] });
+      const evidence = result.checks[0]?.evidence;
+      if (result.status !== "pass" || evidence?.kind !== "command" || evidence.receipt?.reused !== true)
+        throw new Error(`the evaluation was not answered from its receipt: ${JSON.stringify(evidence)}`);
+    };
+    // The first check runs the command and leaves the receipt. Then the files are left alone past
+    // the racy window, as an unchanged workspace is: until then no fingerprint leaves a stat record.
+    const written = Date.now();
+    await execa(process.execPath, [CLI, "check", questFile, "--cwd", workspace, "--data-dir", dataDir], {
+      env,
+    });
+    const window = racyWindowMs();
+    if (window !== undefined) await setTimeout(Math.max(0, written + window + 1_000 - Date.now()));
+    const works = [gitStatus, cliCheck, inProcess];
+    const times: number[][] = works.map(() => []);
+    for (let round = 0; round < warmup + runs; round++) {
+      // The order turns each round, so none always follows the same one.
+      for (let k = 0; k < works.length; k++) {
+        const at = (round + k) % works.length;
+        const start = performance.now();
+        await (works[at] as () => Promise<void>)();
+        if (round >= warmup) times[at]?.push(performance.now() - start);
+      }
+    }
+    const [git = [], cli = [], inside = []] = times;
+    return { files, gitStatus: median(git), process: median(cli), inProcess: median(inside), runs };
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export function unchangedTable({ files, gitStatus, process, inProcess, runs }: UnchangedRow): string {
+  const ratio = (value: number) => `${(value / gitStatus).toFixed(1)}x`;
+  return [
+    `| ${files.toLocaleString("en")} files, one command check, fresh receipt (median of ${runs}) | median (ms) | ratio to \`git status --porcelain\` | goal |`,
+    "|---|---:|---:|---:|",
+    `| \`git status --porcelain\` (baseline) | ${ms(gitStatus)} | 1.0x | |`,
+    `| \`pi-quests check\`, a whole process | ${ms(process)} | ${ratio(process)} | 8x |`,
+    `| in process (the quest evaluator built once: the extension's recheck) | ${ms(inProcess)} | ${ratio(inProcess)} | 3x |`,
+  ].join("\n");
+}
+
+if (import.meta.main) {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "pi-quests-bench-unchanged-")));
+  try {
+    process.stdout.write(
+      `${unchangedTable(await benchUnchanged(base, 10_000, Number(process.argv[2] ?? 15)))}\n`,
+    );
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 }

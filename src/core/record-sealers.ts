@@ -6,7 +6,7 @@
  */
 import { openSealer, type Sealer } from "./seal.ts";
 
-export type RecordKind = "receipts" | "events" | "progress";
+export type RecordKind = "receipts" | "events" | "progress" | "stat-cache";
 
 /** A sealer whose seals cover `scope` too: the same key, but a seal made for one scope fails in another. */
 export function scopedSealer(sealer: Sealer, scope: string): Sealer {

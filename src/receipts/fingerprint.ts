@@ -11,7 +11,8 @@
  *
  * The parts live in ./fingerprint/: the scan and its limits (scan.ts), the fast path over git's
  * listing and pi-quests' private index (fast.ts, listings.ts), the full walk (full.ts) and its
- * ignore rules (ignore.ts), the disk reads (disk.ts), git (git.ts) and the hash (hash.ts).
+ * ignore rules (ignore.ts), the disk reads (disk.ts), git (git.ts) and the hash (hash.ts); the
+ * stat record that answers a fingerprint again by lstat alone (stat-record.ts, repository-files.ts).
  */
 import { fastOrFull } from "./fingerprint/fast.ts";
 import { fullScan } from "./fingerprint/full.ts";
@@ -22,9 +23,12 @@ import {
   type FingerprintOutcome,
   GitFailed,
   Refused,
+  type Scan,
+  type Scanned,
   startScan,
 } from "./fingerprint/scan.ts";
 import { copyFingerprinted, fingerprintOfCopy } from "./fingerprint/snapshot.ts";
+import { recordOf, type StatRecord } from "./fingerprint/stat-record.ts";
 
 export { fingerprintOfListing, gitBlobId, inGeneratedFolder, type ListedFile } from "./fingerprint/hash.ts";
 export {
@@ -33,6 +37,14 @@ export {
   type FingerprintOutcome,
   GENERATED_FOLDERS,
 } from "./fingerprint/scan.ts";
+export {
+  confirmFingerprint,
+  racyWindowMs,
+  recordableFileSystem,
+  STAT_FIELDS,
+  type StatRecord,
+  TIMESTAMP_GRANULARITY_MS,
+} from "./fingerprint/stat-record.ts";
 
 /**
  * The fingerprint of every file, read from disk. In a git work tree the files are those git
@@ -45,7 +57,7 @@ export async function fullFingerprint(
 ): Promise<FingerprintOutcome> {
   return settle(async () => {
     const scan = await startScan(workspace, limits);
-    return { fingerprint: await fullScan(scan), path: "full" as const };
+    return { ...(await fullScan(scan)), path: "full" as const };
   });
 }
 
@@ -68,15 +80,38 @@ export async function fingerprint(
   workspace: string,
   limits: FingerprintLimits = FINGERPRINT_LIMITS,
 ): Promise<FingerprintOutcome> {
-  return settle(async () => {
+  return settle(async () => fastOrFullScan(await startScan(workspace, limits)));
+}
+
+/**
+ * `fingerprint`, and when it can be had, the stat record that answers it again by lstat alone
+ * for as long as nothing it rests on changes (`confirmFingerprint`; fingerprint/stat-record.ts).
+ */
+export async function recordedFingerprint(
+  workspace: string,
+  limits: FingerprintLimits = FINGERPRINT_LIMITS,
+  options: RecordOptions = {},
+): Promise<{ outcome: FingerprintOutcome; record?: StatRecord }> {
+  let record: StatRecord | undefined;
+  const outcome = await settle(async () => {
     const scan = await startScan(workspace, limits);
-    try {
-      return await fastOrFull(scan);
-    } catch (error) {
-      if (!(error instanceof GitFailed)) throw error;
-      return { fingerprint: await fullScan(scan), path: "full" as const };
-    }
+    const scanned = await fastOrFullScan(scan);
+    record = recordOf(scan, scanned, options.racyWindowMs);
+    return scanned;
   });
+  return outcome.ok && record ? { outcome, record } : { outcome };
+}
+
+/** The racy window of the stat record (fingerprint/stat-record.ts: racyWindowMs, the default). */
+export type RecordOptions = { racyWindowMs?: number };
+
+async function fastOrFullScan(scan: Scan): Promise<Scanned> {
+  try {
+    return await fastOrFull(scan);
+  } catch (error) {
+    if (!(error instanceof GitFailed)) throw error;
+    return { ...(await fullScan(scan)), path: "full" as const };
+  }
 }
 
 /**
@@ -110,7 +145,8 @@ export type WorkspaceSnapshot = { taken: FingerprintOutcome; again(): Promise<Fi
 /** The outcome of `work`: its fingerprint, or the reason a refusal or a failed git gave. */
 async function settle(work: () => Promise<Fingerprinted>): Promise<FingerprintOutcome> {
   try {
-    return { ok: true, ...(await work()) };
+    const { fingerprint, path } = await work();
+    return { ok: true, fingerprint, path };
   } catch (error) {
     if (error instanceof Refused || error instanceof GitFailed) return { ok: false, reason: error.message };
     throw error;

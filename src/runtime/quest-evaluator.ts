@@ -12,9 +12,11 @@ import { workspaceHome } from "../core/workspace-key.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createNodeProbes } from "../probes/index.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
+import { createFingerprinter } from "../receipts/fingerprinter.ts";
 import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
+import type { CommandCheck } from "../verifier/checks/command.ts";
 import { leavesReceipts, needsReviewer, taskVerifierChecks } from "../verifier/checks/registry.ts";
 import type { EvaluationTrigger } from "../verifier/context.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
@@ -75,15 +77,24 @@ export type EvaluationInput = {
 
 export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
 
-/** The workspace's receipt store, with interrupted runs (a crash, a kill) found and recorded first. */
+/**
+ * The workspace's receipt store, with interrupted runs (a crash, a kill) found and recorded
+ * first, and its fingerprints: each evaluation's and each recheck's look at the files goes
+ * through one fingerprinter, which answers by lstat alone while nothing changed (its sealed
+ * stat cache lets a new process do the same).
+ */
 async function openReceipts(dataDir: string, workspace: string, onAlert: IntegrityReporter | undefined) {
   const realWorkspace = await realpath(workspace);
-  const store = await openReceiptStore(join(workspaceHome(dataDir, realWorkspace), "receipts"), {
+  const home = workspaceHome(dataDir, realWorkspace);
+  const store = await openReceiptStore(join(home, "receipts"), {
     sealer: openRecordSealer(dataDir, "receipts", realWorkspace),
     onAltered: ({ file, reason }) => onAlert?.({ kind: "altered", record: "receipt", where: file, reason }),
   });
   await store.recoverInterrupted();
-  return { store, realWorkspace, host: currentHost() };
+  const takeFingerprint = createFingerprinter({
+    cache: { file: join(home, "stat-cache"), sealer: openRecordSealer(dataDir, "stat-cache", realWorkspace) },
+  });
+  return { store, realWorkspace, host: currentHost(), takeFingerprint };
 }
 
 /**
@@ -107,43 +118,80 @@ const unavailable = (message: string) => async (): Promise<ScriptOutcome> => ({
 type IsolatedRun = (request: IsolatedRunRequest) => Promise<ScriptOutcome>;
 
 /**
- * The isolated task verifier's run, pinned to the quest's checks and oracle; one that answers
- * unavailable when the verifier cannot start; none when no check needs it.
+ * The isolated task verifier's run, pinned to the quest's checks and oracle; none when no check
+ * needs it. The verifier is built on the first run, not before: a check answered by a fresh
+ * receipt needs none of the git processes that opening it and recovering a crashed run's
+ * leftovers take, and the first run still recovers before it starts.
  */
-async function isolatedRun(options: QuestEvaluatorOptions): Promise<IsolatedRun | undefined> {
-  const { quest } = options;
-  const commandChecks = taskVerifierChecks(quest.checks);
+function isolatedRun(options: QuestEvaluatorOptions): IsolatedRun | undefined {
+  const commandChecks = taskVerifierChecks(options.quest.checks);
   if (commandChecks.length === 0) return undefined;
-  const oracle = oraclePin(options);
-  if (!oracle.ok) return unavailable(oracle.message);
-  const made = await createTaskVerifier({
+  // What the verifier is built from is copied now, as its construction would have copied it:
+  // a later change to the caller's objects changes nothing.
+  const pinned: VerifierInput = structuredClone({
+    questId: options.quest.id,
+    checks: commandChecks,
     workspace: options.workspace,
     dataDir: options.dataDir,
-    ...(oracle.commit ? { baseline: oracle.commit } : {}),
-    ...npmEntryPoint(options.env),
-    checks: commandChecks.map((check) => ({ questId: quest.id, check })),
     env: options.env,
-    ...(options.dependencies ? { dependencies: options.dependencies } : {}),
-    ...(options.piPackage ? { piPackage: options.piPackage } : {}),
+    ...pick(options, ["baseline", "oracleBaseline", "dependencies", "piPackage"]),
+  });
+  let made: Promise<IsolatedRun> | undefined;
+  return async (request) => {
+    // A construction that threw is tried again by the next run; one that answered is kept.
+    made ??= buildIsolatedRun(pinned).catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    });
+    return (await made)(request);
+  };
+}
+
+type VerifierInput = Pick<QuestEvaluatorOptions, "workspace" | "dataDir" | "env"> &
+  Partial<Pick<QuestEvaluatorOptions, "baseline" | "oracleBaseline" | "dependencies" | "piPackage">> & {
+    questId: string;
+    checks: CommandCheck[];
+  };
+
+/** The options' members that are set, and only those. */
+function pick<T extends object, K extends keyof T>(options: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (options[key] !== undefined) picked[key] = options[key];
+  return picked;
+}
+
+/** The task verifier's run, or one that answers unavailable when the verifier cannot start. */
+async function buildIsolatedRun(input: VerifierInput): Promise<IsolatedRun> {
+  const oracle = oraclePin(input);
+  if (!oracle.ok) return unavailable(oracle.message);
+  const made = await createTaskVerifier({
+    workspace: input.workspace,
+    dataDir: input.dataDir,
+    ...(oracle.commit ? { baseline: oracle.commit } : {}),
+    ...npmEntryPoint(input.env),
+    checks: input.checks.map((check) => ({ questId: input.questId, check })),
+    env: input.env,
+    ...(input.dependencies ? { dependencies: input.dependencies } : {}),
+    ...(input.piPackage ? { piPackage: input.piPackage } : {}),
   });
   // A template commit that is gone is said so, never replaced by HEAD.
   return made.ok
     ? made.verifier.run
     : unavailable(
-        made.kind === "unknown_baseline" && options.oracleBaseline
-          ? oracleMissingMessage(options.oracleBaseline)
+        made.kind === "unknown_baseline" && input.oracleBaseline
+          ? oracleMissingMessage(input.oracleBaseline)
           : made.message,
       );
 }
 
 /**
- * Builds the evaluator once (task verifier, receipt store); each call evaluates the quest against
- * the events given and the files as they are now. A pass is published only after its receipts
- * are rechecked against the current files.
+ * Builds the evaluator once (the receipt store; the task verifier on its first run); each call
+ * evaluates the quest against the events given and the files as they are now. A pass is
+ * published only after its receipts are rechecked against the current files.
  */
 export async function createQuestEvaluator(options: QuestEvaluatorOptions): Promise<QuestEvaluator> {
   const { quest } = options;
-  const runIsolated = await isolatedRun(options);
+  const runIsolated = isolatedRun(options);
   const probes = createNodeProbes({
     confirmed: options.confirmed,
     env: options.env,
@@ -181,6 +229,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
           // A receipt answers again only for the same oracle the isolated verifier pinned.
           ...(oracle ? { baseline: oracle } : {}),
           host: opened.host,
+          takeFingerprint: opened.takeFingerprint,
           tool: `pi-quests@${VERSION}`,
           ...(reviewer ? { reviewer } : {}),
         })

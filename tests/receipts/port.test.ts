@@ -2,12 +2,21 @@
  * Receipts through the engine: the regressions receipts exist to stop, with the real store, the real
  * fingerprint and real processes. A counting runner shows when a check did not run at all.
  */
-import { renameSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { bashCheck } from "../../src/probes/script-runner.ts";
 import { reassess } from "../../src/receipts/assess.ts";
-import { type FingerprintOutcome, fingerprint as takeFingerprintOf } from "../../src/receipts/fingerprint.ts";
+
+import {
+  type FingerprintOutcome,
+  recordableFileSystem,
+  TIMESTAMP_GRANULARITY_MS,
+  fingerprint as takeFingerprintOf,
+} from "../../src/receipts/fingerprint.ts";
+import { createFingerprinter } from "../../src/receipts/fingerprinter.ts";
 import { createReceiptPort } from "../../src/receipts/port.ts";
 import { currentHost, openReceiptStore, type ReceiptStore } from "../../src/receipts/store.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
@@ -185,6 +194,46 @@ describe("receipts", () => {
     expect(result.status).toBe("pending");
     expect(result.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "stale" } });
   });
+
+  it.skipIf(!recordableFileSystem(tmpdir()))(
+    "a pass is never published without a second look: lstat's recheck sees a same-size edit with its mtime set back",
+    async () => {
+      const { evaluate, workspace } = await setup();
+      commitAll(workspace);
+      // Past the racy window, so that the evaluation's first fingerprint leaves a stat record.
+      await new Promise((resolve) => setTimeout(resolve, TIMESTAMP_GRANULARITY_MS + 300));
+      const looks = async (edit: boolean) => {
+        // The racy window narrowed to the granularity (tests/receipts/fingerprinter.test.ts says why).
+        const fingerprinter = createFingerprinter({ racyWindowMs: TIMESTAMP_GRANULARITY_MS });
+        const paths: string[] = [];
+        let calls = 0;
+        const takeFingerprint = async (dir: string) => {
+          // The second look is the recheck, after the run: the edit lands between the two.
+          if (++calls === 2 && edit) {
+            const file = join(workspace, "hello.txt");
+            const { mtimeNs } = statSync(file, { bigint: true });
+            writeFileSync(file, "jello\n");
+            execFileSync("touch", [
+              "-m",
+              "-d",
+              `@${mtimeNs / 10n ** 9n}.${String(mtimeNs % 10n ** 9n).padStart(9, "0")}`,
+              file,
+            ]);
+          }
+          const taken = await fingerprinter(dir);
+          paths.push(taken.ok ? taken.path : "none");
+          return taken;
+        };
+        return { result: await evaluate([says("hello")], { takeFingerprint }), paths };
+      };
+      const honest = await looks(false);
+      expect(honest.result.status).toBe("pass");
+      expect(honest.paths).toEqual(["fast", "stat"]);
+      const edited = await looks(true);
+      expect(edited.result.checks[0]).toMatchObject({ status: "pending", evidence: { pending: "stale" } });
+      expect(edited.paths).toEqual(["fast", "fast"]);
+    },
+  );
 
   it("a different passing command never erases a failed check", async () => {
     const { evaluate, store, workspace } = await setup();

@@ -44,8 +44,8 @@ export function inspect(scan: Scan, path: string): Entry | null {
     throw new Refused(`cannot read ${path}: ${codeOf(error)}`);
   }
   if (stats.isDirectory()) return null;
-  if (stats.isSymbolicLink()) return { path, mode: "120000", size: stats.size };
-  if (stats.isFile()) return { path, mode: modeOf(stats), size: stats.size };
+  if (stats.isSymbolicLink()) return { path, mode: "120000", size: stats.size, seen: stats };
+  if (stats.isFile()) return { path, mode: modeOf(stats), size: stats.size, seen: stats };
   throw new Refused(`${path} is not a regular file or a symbolic link`);
 }
 

@@ -10,14 +10,14 @@ import { convertedFiles, headFiles, STATUS, statusChanges, UNTRACKED, untrackedC
 import {
   checkTime,
   type Entry,
-  type Fingerprinted,
   inSlices,
   isGenerated,
   remainingMs,
   type Scan,
+  type Scanned,
 } from "./scan.ts";
 
-export async function fastOrFull(scan: Scan): Promise<Fingerprinted> {
+export async function fastOrFull(scan: Scan): Promise<Scanned> {
   const git = gitIn(scan);
   // The repository's filter and diff drivers are read once for this fingerprint, meanwhile.
   const [head, pinned] = await Promise.all([
@@ -27,7 +27,7 @@ export async function fastOrFull(scan: Scan): Promise<Fingerprinted> {
   // The workspace's folder in the repository ("" at the top, else ending in "/"), then HEAD's
   // commit, missing (exit code 1) before the first commit: then there is nothing to compare with.
   const [prefix = "", commit = ""] = head.toString("utf8").split("\n");
-  if (commit === "") return { fingerprint: await fullScan(scan), path: "full" };
+  if (commit === "") return { ...(await fullScan(scan)), path: "full" };
 
   // The stat cache git status relies on is pi-quests' private index, refreshed by pi-quests;
   // the runner forces the strict stat checks and no file-system monitor. Filters are no-ops and
@@ -57,7 +57,8 @@ export async function fastOrFull(scan: Scan): Promise<Fingerprinted> {
   // are read. The private index has no skip-worktree, assume-unchanged or intent-to-add entry.
   for (const path of converted) if (unchanged.delete(path)) reread.add(path);
 
-  return { fingerprint: await finish(scan, await onDisk(scan, unchanged, reread)), path: "fast" };
+  const entries = await onDisk(scan, unchanged, reread);
+  return { fingerprint: await finish(scan, entries), entries, path: "fast" };
 }
 
 /**
@@ -71,8 +72,8 @@ async function onDisk(scan: Scan, unchanged: Map<string, Entry>, reread: Set<str
     scan,
     [...unchanged.values()].filter((entry) => !isGenerated(entry.path)),
     (head) => {
-      const seen = inspect(scan, head.path);
-      if (seen && seen.mode === head.mode) entries.push({ ...head, size: seen.size });
+      const found = inspect(scan, head.path);
+      if (found && found.mode === head.mode) entries.push({ ...head, size: found.size, seen: found.seen });
       else reread.add(head.path);
     },
   );

@@ -21,8 +21,9 @@ import {
   type Scan,
 } from "./scan.ts";
 
-export async function fullScan(scan: Scan): Promise<Fingerprint> {
-  return finish(scan, await listedEntries(scan));
+export async function fullScan(scan: Scan): Promise<{ fingerprint: Fingerprint; entries: Entry[] }> {
+  const entries = await listedEntries(scan);
+  return { fingerprint: await finish(scan, entries), entries };
 }
 
 /** The files the fingerprint covers, as they are on disk now (not read yet). */

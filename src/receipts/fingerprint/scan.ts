@@ -2,6 +2,7 @@
  * One scan: the workspace, its limits and clock, and the two ways to stop without a fingerprint.
  * Every part of the fingerprint (the fast path, the full walk, the disk reads, the hash) shares it.
  */
+import type { Stats } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import type { Fingerprint } from "../schema.ts";
@@ -25,12 +26,19 @@ export const FINGERPRINT_LIMITS = {
 
 export type FingerprintLimits = { entries: number; bytes: number; fileBytes: number; milliseconds: number };
 
+/**
+ * `fast` and `full` read git's listing or walked the folders; `stat` is an earlier fingerprint
+ * answered again because lstat finds every file it rests on unchanged (fingerprint/stat-record.ts).
+ */
 export type FingerprintOutcome =
-  | { ok: true; fingerprint: Fingerprint; path: "fast" | "full" }
+  | { ok: true; fingerprint: Fingerprint; path: "fast" | "full" | "stat" }
   | { ok: false; reason: string };
 
 /** What either path answers when it has a fingerprint. */
 export type Fingerprinted = { fingerprint: Fingerprint; path: "fast" | "full" };
+
+/** A fingerprint with the entries it was taken from, each with what lstat saw of it. */
+export type Scanned = Fingerprinted & { entries: readonly Entry[] };
 
 /** Over a limit, or something unreadable: no fingerprint, with this message as the reason. */
 export class Refused extends Error {}
@@ -42,15 +50,21 @@ export type Scan = {
   /** The workspace's real path: every file read must be below it, through no link. */
   root: string;
   limits: FingerprintLimits;
+  /** performance.now() when the scan began: the time budget. */
   started: number;
+  /** Date.now() when the scan began: what a file's ctime is compared with (stat-record.ts). */
+  startedAt: number;
   /** Folder (workspace-relative) → whether it is a real folder below the root, no link on the way. */
   folders: Map<string, boolean>;
 };
 
 export type Mode = "100644" | "100755" | "120000";
 
-/** One file of the fingerprint; `blob` is filled in when the file has been read. */
-export type Entry = { path: string; mode: Mode; size: number; blob?: string };
+/**
+ * One file of the fingerprint; `blob` is filled in when the file has been read, `seen` is what
+ * lstat said of it during the scan (absent for an entry only listed, not yet looked at).
+ */
+export type Entry = { path: string; mode: Mode; size: number; blob?: string; seen?: Stats };
 
 const GENERATED = new Set<string>(GENERATED_FOLDERS);
 
@@ -69,13 +83,14 @@ const SLICE_MS = 10;
 
 export async function startScan(workspace: string, limits: FingerprintLimits): Promise<Scan> {
   const started = performance.now();
+  const startedAt = Date.now();
   let root: string;
   try {
     root = await realpath(workspace);
   } catch (error) {
     throw new Refused(`cannot open the workspace ${workspace}: ${codeOf(error)}`);
   }
-  return { root, limits, started, folders: new Map() };
+  return { root, limits, started, startedAt, folders: new Map() };
 }
 
 export function checkTime(scan: Scan): void {
