@@ -4,7 +4,6 @@
  * yaml-path.ts) built on this one.
  */
 import { isDeepStrictEqual } from "node:util";
-import { JSONPath } from "jsonpath-plus";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
@@ -107,8 +106,12 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf("\n") };
 }
 
-/** Every value the JSONPath matches. Script filters are off: a quest file never runs code here. */
-export function readJsonPath(value: unknown, path: string): unknown[] {
+/**
+ * Every value the JSONPath matches. Script filters are off: a quest file never runs code here.
+ * jsonpath-plus (and the node:vm it imports) is loaded when a check reads a file, not by a lint.
+ */
+export async function readJsonPath(value: unknown, path: string): Promise<unknown[]> {
+  const { JSONPath } = await import("jsonpath-plus");
   return JSONPath({ path, json: value as object, wrap: true, eval: false }) as unknown[];
 }
 
@@ -205,7 +208,7 @@ export async function evaluateStructuredPathCheck(
   }
   let matched: unknown[];
   try {
-    matched = readJsonPath(parsed.value, check.path);
+    matched = await readJsonPath(parsed.value, check.path);
   } catch (error) {
     return result(check, "fail", {
       ...base,
