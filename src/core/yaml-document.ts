@@ -1,3 +1,10 @@
+/**
+ * The yaml library's side of reading a YAML file: the parsed Document, where each value was
+ * written (line and column), the document as plain data, and the parser's errors in plain words.
+ * The only module of the loaders that imports the yaml library: yaml-source.ts loads it with
+ * `import()` when a file is not in the shipped pack's parse cache, or when a diagnostic needs a
+ * position.
+ */
 import {
   type Document,
   type ErrorCode,
@@ -13,29 +20,36 @@ import {
   type Node as YamlNode,
 } from "yaml";
 import type { Diagnostic } from "./diagnostics.ts";
+import { MAX_ALIAS_EXPANSIONS, YAML_PARSE_OPTIONS, YAML_VALUE_OPTIONS } from "./yaml-options.ts";
 
-/** A parsed YAML document that can say where any value came from. */
-export type YamlSource = {
-  file: string;
-  /** The text the document was parsed from. */
-  text: string;
+export type Position = { line: number; column: number };
+
+/** Where the values of a parsed document were written. */
+export type YamlLocator = {
   document: Document.Parsed;
   /** The line and column of the value at `path`, or of its nearest parent that exists. */
-  locate(path: readonly PropertyKey[], options?: { key?: string }): { line: number; column: number };
+  locate(path: readonly PropertyKey[], options?: { key?: string }): Position;
   /** The line and column of a character offset in the text. */
-  position(offset: number): { line: number; column: number };
+  position(offset: number): Position;
+  /**
+   * The map of one pair at `path`, where the text wanted a scalar (`Try this: run it` read as a
+   * map because of its `: `): the key and the text from the map's start to its value's end.
+   */
+  onePairMap(path: readonly PropertyKey[]): { key: string; start: number; end: number } | undefined;
 };
 
-export function parseYamlSource(
-  text: string,
-  file: string,
-): { ok: true; source: YamlSource } | { ok: false; diagnostics: Diagnostic[] } {
+export type ParsedYaml =
+  | { ok: true; value: unknown; locator: YamlLocator }
+  | { ok: false; diagnostics: Diagnostic[] };
+
+/**
+ * The text parsed: its value as plain data and where each value was written, or its problems as
+ * diagnostics (the parser's errors in plain words; an alias bomb at its nested alias).
+ */
+export function parseYamlDocument(text: string, file: string): ParsedYaml {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const position = (offset: number) => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
+  const document = parseDocument(text, { lineCounter, ...YAML_PARSE_OPTIONS });
+  const position = positionsOf(lineCounter);
   if (document.errors.length > 0) {
     const diagnostics: Diagnostic[] = [];
     for (const error of document.errors) {
@@ -47,7 +61,33 @@ export function parseYamlSource(
     }
     return { ok: false, diagnostics };
   }
-  const locate: YamlSource["locate"] = (path, options = {}) => {
+  const data = documentValue(document);
+  if (!data.ok) {
+    const where = data.offset !== undefined ? position(data.offset) : { line: 1, column: 1 };
+    return { ok: false, diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }] };
+  }
+  return { ok: true, value: data.value, locator: locatorOf(document, position) };
+}
+
+/**
+ * Where the values of `text` were written, for a text whose value is already known (the parse
+ * cache's): parsed now, its errors (which a cached text does not have) not reported.
+ */
+export function yamlLocator(text: string): YamlLocator {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, ...YAML_PARSE_OPTIONS });
+  return locatorOf(document, positionsOf(lineCounter));
+}
+
+function positionsOf(lineCounter: LineCounter): (offset: number) => Position {
+  return (offset) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+}
+
+function locatorOf(document: Document.Parsed, position: (offset: number) => Position): YamlLocator {
+  const locate: YamlLocator["locate"] = (path, options = {}) => {
     let node: unknown = document.contents;
     let found = node;
     for (const segment of path) {
@@ -67,15 +107,19 @@ export function parseYamlSource(
     const range = isNode(found) ? (found as YamlNode).range : undefined;
     return range ? position(range[0]) : { line: 1, column: 1 };
   };
-  return { ok: true, source: { file, text, document, locate, position } };
+  const onePairMap: YamlLocator["onePairMap"] = (path) => {
+    const segments = path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment));
+    const node = document.getIn(segments, true);
+    if (!isMap(node) || node.items.length !== 1 || !node.range) return undefined;
+    const pair = node.items[0];
+    const key = pair?.key;
+    if (!isScalar(key)) return undefined;
+    // Up to the end of the value, so that a comment after it is not quoted with it.
+    const end = isScalar(pair?.value) && pair.value.range ? pair.value.range[1] : node.range[1];
+    return { key: String(key.value), start: node.range[0], end };
+  };
+  return { document, locate, position, onePairMap };
 }
-
-/**
- * How many times one anchor may be expanded through aliases before the document is refused (the
- * yaml library's own bound): a "billion laughs" document nests aliases so that a few lines would
- * expand to gigabytes.
- */
-export const MAX_ALIAS_EXPANSIONS = 100;
 
 export type DocumentValue =
   | { ok: true; value: unknown }
@@ -88,7 +132,7 @@ export type DocumentValue =
 /** The document as plain data, or why it cannot be (an alias bomb), never an exception. */
 export function documentValue(document: Document.Parsed): DocumentValue {
   try {
-    return { ok: true, value: document.toJS({ maxAliasCount: MAX_ALIAS_EXPANSIONS }) };
+    return { ok: true, value: document.toJS(YAML_VALUE_OPTIONS) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (!/excessive alias/i.test(reason)) return { ok: false, message: `cannot be read as data: ${reason}` };

@@ -3,10 +3,10 @@
  * in parentheses, for an error with no rewrite.
  */
 import { describe, expect, it } from "vitest";
-import { parseYamlSource } from "../../src/core/yaml-source.ts";
+import { parseYamlDocument } from "../../src/core/yaml-document.ts";
 
 function problems(text: string): string[] {
-  const parsed = parseYamlSource(text, "f.yaml");
+  const parsed = parseYamlDocument(text, "f.yaml");
   return parsed.ok ? [] : parsed.diagnostics.map((d) => `${d.line}:${d.column}: ${d.message}`);
 }
 

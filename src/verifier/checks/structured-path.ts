@@ -4,12 +4,10 @@
  * yaml-path.ts) built on this one.
  */
 import { isDeepStrictEqual } from "node:util";
-import { parseDocument } from "yaml";
 import { z } from "zod";
 import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
 import { ANY_TEMPLATE } from "../../core/paths.ts";
 import { compileQuestRegex, regexProblem } from "../../core/quest-regex.ts";
-import { documentValue } from "../../core/yaml-source.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import type { CheckResult } from "../results.ts";
@@ -81,7 +79,15 @@ export function parseJson(text: string): Parsed {
   }
 }
 
-export function parseYaml(text: string): Parsed {
+/**
+ * A learner's YAML file as data. The yaml library is loaded here, when a check reads a file,
+ * not when the check types are: a lint never needs it for a check's own fields.
+ */
+export async function parseYaml(text: string): Promise<Parsed> {
+  const [{ parseDocument }, { documentValue }] = await Promise.all([
+    import("yaml"),
+    import("../../core/yaml-document.ts"),
+  ]);
   const document = parseDocument(text, { prettyErrors: true });
   const error = document.errors[0];
   if (error) {
@@ -193,7 +199,8 @@ export async function evaluateStructuredPathCheck(
       problem: "binary",
     });
   }
-  const parsed = (check.type === "json_path" ? parseJson : parseYaml)(read.bytes.toString("utf8"));
+  const text = read.bytes.toString("utf8");
+  const parsed = check.type === "json_path" ? parseJson(text) : await parseYaml(text);
   if (!parsed.ok) {
     const where = parsed.line !== undefined ? `:${parsed.line}:${parsed.column}` : "";
     return result(check, "fail", {
