@@ -27,6 +27,14 @@ export const MAX_QUEST_FILE_BYTES = MIB;
 const QUEST_EXTENSIONS = new Set([".yaml", ".yml"]);
 
 /**
+ * How a loader has zod check a file: without zod's JIT, which compiles a function for each
+ * object schema the first time it is used and pays off only over many parses. A loader parses
+ * each file once, in a process that has just started: the curriculum's lint measured about 30 ms
+ * (15%) faster. Per call, so nothing else that uses zod in the process is changed.
+ */
+export const ONE_PARSE = { jitless: true } as const;
+
+/**
  * How files are read. `yamlValues`: a parse cache to use instead of the shipped pack's (tests
  * give one; the default is the installed package's, for its quests/ folder, or none).
  */
@@ -111,7 +119,7 @@ async function readQuestFile(file: string, options: LoadOptions): Promise<ReadQu
   const { source } = parsed;
   const given = source.value as { id?: unknown } | null;
   const id = typeof given?.id === "string" ? { id: given.id } : {};
-  const result = QuestFileSchema.safeParse(source.value);
+  const result = QuestFileSchema.safeParse(source.value, ONE_PARSE);
   if (!result.success)
     return {
       ok: false,

@@ -8,7 +8,7 @@ import { readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
 import { readYamlSource } from "../core/yaml-source.ts";
-import { type LoadOptions, MAX_QUEST_FILE_BYTES, readBounded } from "./loader.ts";
+import { type LoadOptions, MAX_QUEST_FILE_BYTES, ONE_PARSE, readBounded } from "./loader.ts";
 import { expectationOf, PLAY_NAME_PATTERN, type Play, PlayFileSchema } from "./play.ts";
 import { zodDiagnostics } from "./schema-diagnostics.ts";
 
@@ -95,7 +95,7 @@ export async function readPlayFile(
   const parsed = await readYamlSource(text, file, options.yamlValues);
   if (!parsed.ok) return parsed;
   const { source } = parsed;
-  const result = PlayFileSchema.safeParse(source.value);
+  const result = PlayFileSchema.safeParse(source.value, ONE_PARSE);
   if (!result.success)
     return { ok: false, diagnostics: await zodDiagnostics(result.error, { source, schema: PlayFileSchema }) };
   return { ok: true, value: { ...result.data, quest, name, expected: expectationOf(name), source: file } };
