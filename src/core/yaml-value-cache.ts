@@ -90,18 +90,41 @@ export function yamlValueCache(
 
 let shipped: { cache: YamlValueCache | undefined } | undefined;
 
-/** The installed package's cache, for its quests/ folder, read once; undefined from the sources. */
+/**
+ * The installed package's cache, for its quests/ folder; undefined from the sources. The file is
+ * read once, when a file under that folder is first looked up: a lint of any other pack never
+ * reads it.
+ */
 export function shippedYamlValues(): YamlValueCache | undefined {
-  shipped ??= { cache: readShipped() };
+  shipped ??= { cache: lazyShipped() };
   return shipped.cache;
 }
 
-function readShipped(): YamlValueCache | undefined {
+function lazyShipped(): YamlValueCache | undefined {
   if (typeof __PI_QUESTS_BUNDLED_YAML__ !== "string") return undefined;
+  const version = __PI_QUESTS_BUNDLED_YAML__;
+  let root: string;
   try {
-    const root = packageRoot(import.meta.dirname);
-    const contents: unknown = JSON.parse(readFileSync(join(root, "dist", YAML_VALUES_FILE), "utf8"));
-    return yamlValueCache(contents, yamlValuesStamp(__PI_QUESTS_BUNDLED_YAML__), join(root, "quests"));
+    root = packageRoot(import.meta.dirname);
+  } catch {
+    return undefined;
+  }
+  const folder = join(root, "quests");
+  const inside = resolve(folder) + sep;
+  let read: { cache: YamlValueCache | undefined } | undefined;
+  return {
+    valueOf(text, file) {
+      if (!resolve(file).startsWith(inside)) return undefined;
+      read ??= { cache: readCache(join(root, "dist", YAML_VALUES_FILE), version, folder) };
+      return read.cache?.valueOf(text, file);
+    },
+  };
+}
+
+function readCache(path: string, version: string, folder: string): YamlValueCache | undefined {
+  try {
+    const contents: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return yamlValueCache(contents, yamlValuesStamp(version), folder);
   } catch {
     // No cache, or one that is not JSON: every file is parsed, as from the sources.
     return undefined;

@@ -107,6 +107,6 @@ describe("the build", () => {
     expect(reader).toHaveLength(1);
     const code = readFileSync(join(first.outDir, reader[0] ?? ""), "utf8");
     expect(code).not.toMatch(/typeof __PI_QUESTS_BUNDLED_YAML__|\(__PI_QUESTS_BUNDLED_YAML__\)/);
-    expect(code).toContain(`yamlValuesStamp(${JSON.stringify(yaml?.version)})`);
+    expect(code).toContain(`const version = ${JSON.stringify(yaml?.version)};`);
   });
 });
