@@ -13,10 +13,16 @@
  *
  * dist/THIRD_PARTY_LICENSES.md lists the packages whose code the bundle holds, from the modules
  * rolldown reports: name, version, licence and the package's own licence file.
+ *
+ * dist/yaml-values.json is the parse cache of the shipped pack (scripts/yaml-values.ts): the
+ * value of each YAML file under quests/, by its text, stamped with the version of the yaml
+ * library the bundle holds, which the bundle is told as `__PI_QUESTS_BUNDLED_YAML__`.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { build, type OutputChunk } from "rolldown";
+import { YAML_VALUES_FILE } from "../src/core/yaml-value-cache.ts";
+import { type YamlValues, yamlValues } from "./yaml-values.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
 
@@ -39,11 +45,14 @@ export type BuildResult = {
   /** What the output still imports (statically or with `import()`) from outside it, sorted. */
   externals: string[];
   packages: BundledPackage[];
+  /** What dist/yaml-values.json records of quests/ and leaves out. */
+  yamlValues: Pick<YamlValues, "recorded" | "leftOut">;
 };
 
 /** Builds `root`'s sources into `outDir` (emptied first), with the notices file. */
 export async function buildPackage(root = REPO, outDir = join(root, "dist")): Promise<BuildResult> {
   rmSync(outDir, { recursive: true, force: true });
+  const yamlVersion = describePackage(join(root, "node_modules", "yaml")).version;
   const output = await build({
     cwd: root,
     input: Object.fromEntries(Object.entries(ENTRIES).map(([name, source]) => [name, join(root, source)])),
@@ -54,6 +63,7 @@ export async function buildPackage(root = REPO, outDir = join(root, "dist")): Pr
     // the machine it was built on.
     resolve: { symlinks: false },
     logLevel: "warn",
+    transform: { define: { __PI_QUESTS_BUNDLED_YAML__: JSON.stringify(yamlVersion) } },
     output: {
       dir: outDir,
       format: "esm",
@@ -66,13 +76,21 @@ export async function buildPackage(root = REPO, outDir = join(root, "dist")): Pr
   const chunks = output.output.filter((file): file is OutputChunk => file.type === "chunk");
   const packages = bundledPackages(chunks.flatMap((chunk) => chunk.moduleIds));
   writeFileSync(join(outDir, "THIRD_PARTY_LICENSES.md"), thirdPartyNotices(packages));
+  const bundledYaml = packages.filter((found) => found.name === "yaml").map((found) => found.version);
+  if (bundledYaml.join() !== yamlVersion)
+    throw new Error(
+      `the bundle holds yaml ${bundledYaml.join(" and ") || "nowhere"}, not node_modules/yaml ${yamlVersion}`,
+    );
+  const cache = yamlValues(join(root, "quests"), yamlVersion);
+  writeFileSync(join(outDir, YAML_VALUES_FILE), `${JSON.stringify(cache.contents, null, 2)}\n`);
   const ownFiles = new Set(chunks.map((chunk) => chunk.fileName));
   const imported = chunks.flatMap((chunk) => [...chunk.imports, ...chunk.dynamicImports]);
   return {
     outDir,
-    files: [...ownFiles, "THIRD_PARTY_LICENSES.md"].sort(),
+    files: [...ownFiles, "THIRD_PARTY_LICENSES.md", YAML_VALUES_FILE].sort(),
     externals: [...new Set(imported.filter((id) => !ownFiles.has(id)))].sort(),
     packages,
+    yamlValues: { recorded: cache.recorded, leftOut: cache.leftOut },
   };
 }
 
@@ -150,5 +168,10 @@ if (import.meta.main) {
   process.stderr.write(
     `built ${result.files.length} files into ${result.outDir} (${result.packages.length} bundled packages) in ${Math.round(performance.now() - started)} ms\n`,
   );
+  const { recorded, leftOut } = result.yamlValues;
+  process.stderr.write(
+    `${YAML_VALUES_FILE}: ${recorded.length} files of quests/, ${leftOut.length} left out\n`,
+  );
+  for (const { file, reason } of leftOut) process.stderr.write(`  left out quests/${file}: ${reason}\n`);
   if (!existsSync(join(result.outDir, "cli/main.js"))) process.exitCode = 1;
 }

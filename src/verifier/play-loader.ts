@@ -7,15 +7,19 @@
 import { readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
-import { documentValue, parseYamlSource } from "../core/yaml-source.ts";
-import { MAX_QUEST_FILE_BYTES, readBounded } from "./loader.ts";
+import { readYamlSource } from "../core/yaml-source.ts";
+import { type LoadOptions, MAX_QUEST_FILE_BYTES, ONE_PARSE, readBounded } from "./loader.ts";
 import { expectationOf, PLAY_NAME_PATTERN, type Play, PlayFileSchema } from "./play.ts";
 import { zodDiagnostics } from "./schema-diagnostics.ts";
 
 export const SOLUTIONS_FOLDER = "solutions";
 
 /** The plays of the pack in `packDir` for `questIds`, in pack order, each quest's pass play first. */
-export async function loadPlays(packDir: string, questIds: readonly string[]): Promise<Loaded<Play[]>> {
+export async function loadPlays(
+  packDir: string,
+  questIds: readonly string[],
+  options: LoadOptions = {},
+): Promise<Loaded<Play[]>> {
   const root = join(packDir, SOLUTIONS_FOLDER);
   const listed = await entriesOf(root);
   if (listed.kind === "absent") return { ok: true, value: [] };
@@ -35,14 +39,19 @@ export async function loadPlays(packDir: string, questIds: readonly string[]): P
       diagnostics.push(at(dir, `names no quest of this pack; quests: ${questIds.join(", ")}`));
       continue;
     }
-    const plays = await readQuestPlays(dir, folder, diagnostics);
+    const plays = await readQuestPlays(dir, folder, diagnostics, options);
     byQuest.set(folder, plays);
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   return { ok: true, value: questIds.flatMap((id) => byQuest.get(id) ?? []) };
 }
 
-async function readQuestPlays(dir: string, quest: string, diagnostics: Diagnostic[]): Promise<Play[]> {
+async function readQuestPlays(
+  dir: string,
+  quest: string,
+  diagnostics: Diagnostic[],
+  options: LoadOptions,
+): Promise<Play[]> {
   const listed = await entriesOf(dir);
   if (listed.kind !== "listed") {
     diagnostics.push(at(dir, listed.kind === "absent" ? "is gone" : listed.problem));
@@ -61,7 +70,7 @@ async function readQuestPlays(dir: string, quest: string, diagnostics: Diagnosti
       );
       continue;
     }
-    const play = await readPlayFile(path, quest, name);
+    const play = await readPlayFile(path, quest, name, options);
     if (play.ok) plays.push(play.value);
     else diagnostics.push(...play.diagnostics);
   }
@@ -70,7 +79,12 @@ async function readQuestPlays(dir: string, quest: string, diagnostics: Diagnosti
 }
 
 /** One play file, checked against the schema. */
-export async function readPlayFile(file: string, quest: string, name: string): Promise<Loaded<Play>> {
+export async function readPlayFile(
+  file: string,
+  quest: string,
+  name: string,
+  options: LoadOptions = {},
+): Promise<Loaded<Play>> {
   const read = await readBounded(file, { maxBytes: MAX_QUEST_FILE_BYTES, what: "a play file" });
   if (!read.ok) return { ok: false, diagnostics: [at(file, read.problem)] };
   if (read.bytes.includes(0))
@@ -78,20 +92,12 @@ export async function readPlayFile(file: string, quest: string, name: string): P
   const text = read.bytes.toString("utf8");
   if (text.trim() === "")
     return { ok: false, diagnostics: [at(file, "is empty; a play needs version and steps")] };
-  const parsed = parseYamlSource(text, file);
+  const parsed = await readYamlSource(text, file, options.yamlValues);
   if (!parsed.ok) return parsed;
   const { source } = parsed;
-  const data = documentValue(source.document);
-  if (!data.ok) {
-    const where = data.offset !== undefined ? source.position(data.offset) : { line: 1, column: 1 };
-    return { ok: false, diagnostics: [{ file, ...where, message: `YAML: ${data.message}` }] };
-  }
-  const result = PlayFileSchema.safeParse(data.value);
+  const result = PlayFileSchema.safeParse(source.value, ONE_PARSE);
   if (!result.success)
-    return {
-      ok: false,
-      diagnostics: zodDiagnostics(result.error, { source, data: data.value, schema: PlayFileSchema }),
-    };
+    return { ok: false, diagnostics: await zodDiagnostics(result.error, { source, schema: PlayFileSchema }) };
   return { ok: true, value: { ...result.data, quest, name, expected: expectationOf(name), source: file } };
 }
 

@@ -4,54 +4,55 @@
  * with the closest known name for a typo ("did you mean path?"). Shared by every loader of YAML
  * files (quests, plays):
  *
- *   const result = Schema.safeParse(data);
- *   if (!result.success) return zodDiagnostics(result.error, { source, data, schema: Schema });
+ *   const result = Schema.safeParse(source.value);
+ *   if (!result.success) return await zodDiagnostics(result.error, { source, schema: Schema });
  *
  * A schema's own refinement may point at a map's key instead of its value: add the issue with
  * `params: { key }` (the key's name), as for an unknown field.
  */
-import { isMap, isScalar } from "yaml";
 import type { z } from "zod";
 import type { Diagnostic } from "../core/diagnostics.ts";
 import { describeValue } from "../core/predicates.ts";
 import { closestName } from "../core/suggest.ts";
-import type { YamlSource } from "../core/yaml-source.ts";
+import type { YamlLocator, YamlSource } from "../core/yaml-source.ts";
 
 /** What `zodDiagnostics` needs besides the error. */
 export type SchemaInput = {
-  /** The parsed YAML file: positions, and the nodes as they were written. */
+  /** The YAML file: its value (what the schema was given) and where each value was written. */
   source: YamlSource;
-  /** The document as plain data (`documentValue`): what the schema was given. */
-  data: unknown;
   /** The schema that refused it: the fields it accepts at a path, for "did you mean". */
   schema: z.ZodType;
 };
 
 type Path = readonly PropertyKey[];
 
+/** What the messages are worked out from: the schema, the data, the text and its positions. */
+type Context = { schema: z.ZodType; data: unknown; text: string; where: YamlLocator };
+
 /**
  * One diagnostic per zod issue, at the node it is about, in the order zod reported them. An
  * unknown field suggests the closest field the schema accepts there, and the "is required" of
  * the field it suggests is left out: `pth: x` is one message, not two.
  */
-export function zodDiagnostics(error: z.ZodError, input: SchemaInput): Diagnostic[] {
-  const { source } = input;
+export async function zodDiagnostics(error: z.ZodError, input: SchemaInput): Promise<Diagnostic[]> {
+  const { source, schema } = input;
+  const context: Context = { schema, data: source.value, text: source.text, where: await source.locator() };
   const suggested = new Set<string>();
   const entries: { diagnostic: Diagnostic; missing?: string }[] = [];
   for (const issue of error.issues) {
     const path = issue.path;
     const label = path.length > 0 ? `${formatPath(path)}: ` : "";
     if (issue.code === "unrecognized_keys") {
-      const message = unknownKeysMessage(issue.keys, path, input, suggested);
-      const where = source.locate(path, { key: issue.keys[0] ?? "" });
+      const message = unknownKeysMessage(issue.keys, path, context, suggested);
+      const where = context.where.locate(path, { key: issue.keys[0] ?? "" });
       entries.push({ diagnostic: { file: source.file, ...where, message: `${label}${message}` } });
       continue;
     }
-    const value = valueAt(input.data, path);
+    const value = valueAt(context.data, path);
     const missing = value === undefined && (issue.code === "invalid_type" || issue.message === "is required");
     const key = issue.code === "custom" ? keyParam(issue.params) : undefined;
-    const where = source.locate(path, key === undefined ? {} : { key });
-    const message = issueMessage(issue, value, path, source);
+    const where = context.where.locate(path, key === undefined ? {} : { key });
+    const message = issueMessage(issue, value, path, context);
     entries.push({
       diagnostic: { file: source.file, ...where, message: `${label}${message}` },
       ...(missing ? { missing: pathKey(path) } : {}),
@@ -60,11 +61,11 @@ export function zodDiagnostics(error: z.ZodError, input: SchemaInput): Diagnosti
   return entries.filter((entry) => !(entry.missing && suggested.has(entry.missing))).map((e) => e.diagnostic);
 }
 
-function issueMessage(issue: z.core.$ZodIssue, value: unknown, path: Path, source: YamlSource): string {
+function issueMessage(issue: z.core.$ZodIssue, value: unknown, path: Path, context: Context): string {
   if (issue.code === "invalid_type") {
     if (value === undefined) return "is required";
     if (issue.expected === "string") {
-      const hint = scalarReadAsMap(source, path);
+      const hint = scalarReadAsMap(context, path);
       if (hint) return `must be text, but ${hint}`;
     }
     return `must be ${issue.expected}, not ${describeValue(value)}`;
@@ -80,10 +81,10 @@ function issueMessage(issue: z.core.$ZodIssue, value: unknown, path: Path, sourc
   return issue.message;
 }
 
-function unknownKeysMessage(keys: readonly string[], path: Path, input: SchemaInput, suggested: Set<string>) {
-  const known = knownKeysAt(input.schema, input.data, path) ?? [];
+function unknownKeysMessage(keys: readonly string[], path: Path, context: Context, suggested: Set<string>) {
+  const known = knownKeysAt(context.schema, context.data, path) ?? [];
   // Only a field the map does not already have can be the one a typo meant.
-  const free = known.filter((name) => valueAt(input.data, [...path, name]) === undefined);
+  const free = known.filter((name) => valueAt(context.data, [...path, name]) === undefined);
   let unsuggested = 0;
   const named = keys.map((key) => {
     const closest = closestName(key, free);
@@ -102,22 +103,17 @@ function unknownKeysMessage(keys: readonly string[], path: Path, input: SchemaIn
  * A YAML value the schema wanted as text, written as `Try this: run it` on one line: YAML reads
  * it as a map of one pair because of the `: `. Says so, with the line as it should be written.
  */
-function scalarReadAsMap(source: YamlSource, path: Path): string | undefined {
-  const node = source.document.getIn(segments(path), true);
-  if (!isMap(node) || node.items.length !== 1 || !node.range) return undefined;
-  const pair = node.items[0];
-  const key = pair?.key;
-  if (!isScalar(key)) return undefined;
-  const start = node.range[0];
-  // Up to the end of the value, so that a comment after it is not quoted with it.
-  const end = isScalar(pair?.value) && pair.value.range ? pair.value.range[1] : node.range[1];
-  const written = source.text.slice(start, end).trimEnd();
+function scalarReadAsMap(context: Context, path: Path): string | undefined {
+  const map = context.where.onePairMap(path);
+  if (map === undefined) return undefined;
+  const { text } = context;
+  const written = text.slice(map.start, map.end).trimEnd();
   if (written.includes("\n")) return undefined;
-  const lineStart = source.text.lastIndexOf("\n", start - 1) + 1;
-  const before = source.text.slice(lineStart, start);
+  const lineStart = text.lastIndexOf("\n", map.start - 1) + 1;
+  const before = text.slice(lineStart, map.start);
   const quoted = JSON.stringify(written);
   const line = /^\s*-\s+$/.test(before) ? `- ${quoted}` : quoted;
-  return `YAML read it as a map because of the ": " after ${JSON.stringify(String(key.value))}; put the whole text in quotes: ${line}`;
+  return `YAML read it as a map because of the ": " after ${JSON.stringify(map.key)}; put the whole text in quotes: ${line}`;
 }
 
 /** The plain value at `path` in `data` (undefined where the path leads nowhere). */

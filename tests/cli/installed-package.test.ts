@@ -7,10 +7,13 @@
  * start the Pi on PATH (the checkout's, as a global install would put it) with the bundle's
  * dist/extension/*.js.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { yamlValues } from "../../scripts/yaml-values.ts";
+import type { YamlValuesFile } from "../../src/core/yaml-value-cache.ts";
 import { REPO } from "../support/cli.ts";
 import { type PackedPackage, packRepository, unpackPackage } from "../support/packed-package.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
@@ -173,4 +176,76 @@ describe("the installed package, with no Pi package beside it", () => {
     ]);
     expect(run.exitCode).toBe(0);
   }, 320_000);
+});
+
+describe("the installed package's parse cache of its pack (dist/yaml-values.json)", () => {
+  /** A copy of the installed package, to edit its quests/ and its cache. */
+  function copyOfInstalled(): string {
+    const copy = join(makeWorkspace(), "node_modules/pi-quests");
+    cpSync(installed, copy, { recursive: true });
+    return copy;
+  }
+
+  /** The bundle's files (below dist/) that `pi-quests ARGS` of the package at `root` loads. */
+  async function bundleFilesLoaded(root: string, args: string[]): Promise<string[]> {
+    const script = `
+      import { registerHooks } from "node:module";
+      const loaded = [];
+      registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+      const { main } = await import(${JSON.stringify(pathToFileURL(join(root, "dist/cli/main.js")).href)});
+      const quiet = () => {};
+      await main(${JSON.stringify(args)}, { stdout: quiet, stderr: quiet, cwd: "/", env: {} });
+      process.stdout.write(JSON.stringify(loaded));
+    `;
+    const run = await execa(process.execPath, ["--input-type=module", "-e", script], {
+      env,
+      extendEnv: false,
+    });
+    const prefix = pathToFileURL(join(root, "dist")).href;
+    return (JSON.parse(run.stdout) as string[]).filter((url) => url.startsWith(prefix));
+  }
+
+  const yamlChunk = (files: string[]) => files.filter((url) => /\/chunks\/dist-[\w-]+\.js$/.test(url));
+
+  it("a lint of the valid pack reads every file from it and never loads the yaml library", async () => {
+    const lint = ["lint", join(installed, "quests")];
+    const loaded = await bundleFilesLoaded(installed, lint);
+    expect(loaded.some((url) => /\/chunks\/loader-[\w-]+\.js$/.test(url))).toBe(true);
+    expect(yamlChunk(loaded)).toEqual([]);
+    const copy = copyOfInstalled();
+    rmSync(join(copy, "dist/yaml-values.json"));
+    expect(yamlChunk(await bundleFilesLoaded(copy, ["lint", join(copy, "quests")]))).toHaveLength(1);
+  });
+
+  it.each([
+    ["a schema error", "010-first-prompt.yaml", ["title:", "titel:"]],
+    ["a YAML error", "020-first-file.yaml", ["goal: |", 'goal: "never closed\n  |']],
+  ])(
+    "a copy of the pack with %s: the same lint output, byte for byte, with the cache and without",
+    async (_name, file, [from, to]) => {
+      const copy = copyOfInstalled();
+      const pack = join(copy, "quests");
+      writeFileSync(join(pack, file), readFileSync(join(pack, file), "utf8").replace(from ?? "", to ?? ""));
+      // The cache as the build would write it for this pack: the file with a schema error is in it.
+      const shipped = JSON.parse(readFileSync(join(copy, "dist/yaml-values.json"), "utf8")) as YamlValuesFile;
+      const made = yamlValues(pack, shipped.yaml);
+      expect(made.recorded).toHaveLength(
+        file === "010-first-prompt.yaml" ? shipped.values.length : shipped.values.length - 1,
+      );
+      writeFileSync(join(copy, "dist/yaml-values.json"), JSON.stringify(made.contents));
+      const lint = async () => {
+        const run = await execa(process.execPath, [join(copy, "bin/pi-quests.js"), "lint", pack], {
+          env,
+          extendEnv: false,
+          reject: false,
+        });
+        return { exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr };
+      };
+      const cached = await lint();
+      expect(cached.exitCode).toBe(3);
+      expect(cached.stderr).toContain(`${join(pack, file)}:`);
+      rmSync(join(copy, "dist/yaml-values.json"));
+      expect(await lint()).toEqual(cached);
+    },
+  );
 });

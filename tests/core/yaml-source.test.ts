@@ -1,86 +1,105 @@
 /**
- * The YAML parser's errors in plain words, at the parser's position; the parser's own words stay,
- * in parentheses, for an error with no rewrite.
+ * A YAML file read as data: from the parse cache when its text is recorded there (the yaml
+ * library not loaded until a position is asked), else parsed; the positions the same either way.
  */
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { parseYamlSource } from "../../src/core/yaml-source.ts";
+import { readYamlSource, type YamlSource } from "../../src/core/yaml-source.ts";
+import { type YamlValueCache, yamlValueCache, yamlValuesStamp } from "../../src/core/yaml-value-cache.ts";
 
-function problems(text: string): string[] {
-  const parsed = parseYamlSource(text, "f.yaml");
-  return parsed.ok ? [] : parsed.diagnostics.map((d) => `${d.line}:${d.column}: ${d.message}`);
+const REPO = resolve(import.meta.dirname, "../..");
+const folder = "/pack";
+const file = join(folder, "q.yaml");
+const text = "id: q\nchecks:\n  - type: event\n    match: { evnt: a }\n";
+
+/** A cache recording `value` for `written` (the test's own value, so a hit can be told apart). */
+function cacheOf(written: string, value: unknown): YamlValueCache {
+  const contents = { ...yamlValuesStamp("test"), values: [[written, JSON.stringify(value)]] };
+  const cache = yamlValueCache(contents, yamlValuesStamp("test"), folder);
+  if (!cache) throw new Error("no cache");
+  return cache;
 }
 
-describe("YAML errors in plain words", () => {
-  it.each([
-    ["an unclosed [ list", "title: [x\ngoal: g\n", "2:1: YAML: a [ list is not closed with ]"],
-    ["an unclosed { map", "a: {b: 1\nc: 2\n", "2:1: YAML: a { map is not closed with }"],
-    [
-      'a value with ": " in it',
-      "goal: a: b\n",
-      '1:7: YAML: this value has ": " in it, so YAML reads it as a map inside a map; put the whole value in quotes: goal: "a: b"',
-    ],
-    [
-      'a list item with two ": "',
-      "hints:\n  - see: this: now  # c\n",
-      '2:10: YAML: this value has ": " in it, so YAML reads it as a map inside a map; put the whole value in quotes: - see: "this: now"',
-    ],
-    [
-      'a text that goes on over a line with ": "',
-      "goal: first\n  second: x\n",
-      '1:7: YAML: this value goes on over the next line, which is indented further and has ": " in it',
-    ],
-    [
-      "an unclosed double quote",
-      'title: "abc\n',
-      '1:8: YAML: the quoted text that opens here is never closed: add the closing "',
-    ],
-    [
-      "an unclosed single quote",
-      "title: 'abc\n",
-      "1:8: YAML: the quoted text that opens here is never closed: add the closing '",
-    ],
-    ["a tab", "checks:\n\t- a\n", "2:1: YAML: a tab indents this line; YAML indents with spaces only"],
-    ["a key twice", "id: a\nid: b\n", '2:1: YAML: "id" appears twice in this map; keep one'],
-    [
-      "keys not lined up",
-      "a:\n  b: 1\n c: 2\n",
-      "3:1: YAML: the keys of one map must start in the same column; line this one up with the keys above it",
-    ],
-    [
-      "a list item not lined up",
-      "a:\n  - 1\n - 2\n",
-      "3:1: YAML: this - item is not lined up with the items above it, so YAML reads it as a key",
-    ],
-    ["a line without a colon", "a: 1\nb\n", '2:1: YAML: expected "key: value" on this line'],
-    ["a value starting with @", "title: @x\n", "1:8: YAML: a value cannot start with @ unless it is quoted"],
-    ["a value starting with `", "title: `x`\n", "1:8: YAML: a value cannot start with ` unless it is quoted"],
-    [
-      "a bad escape",
-      'a: "\\q"\n',
-      '1:5: YAML: \\q is not an escape in "double quotes"; write \\\\ for a backslash',
-    ],
-    ["a block inside [ ]", "a: [\n - x\n]\n", "2:2: YAML: a [ ] list or { } map holds indented lines"],
-    ["two documents", "a: 1\n---\nb: 2\n", "2:1: YAML: this file holds more than one YAML document"],
-  ])("%s", (_name, text, expected) => {
-    const [first] = problems(text);
-    expect(first?.startsWith(expected), `${first}\nshould start with\n${expected}`).toBe(true);
+async function read(written: string, cache?: YamlValueCache): Promise<YamlSource> {
+  const read = await readYamlSource(written, file, cache);
+  if (!read.ok) throw new Error(JSON.stringify(read.diagnostics));
+  return read.source;
+}
+
+describe("readYamlSource", () => {
+  it("takes the value of a recorded text from the cache, and parses any other text", async () => {
+    const cache = cacheOf(text, { from: "the cache" });
+    expect((await read(text, cache)).value).toEqual({ from: "the cache" });
+    const other = `${text}# one more line\n`;
+    expect((await read(other, cache)).value).toEqual({
+      id: "q",
+      checks: [{ type: "event", match: { evnt: "a" } }],
+    });
   });
 
-  it("points a quote never closed at the quote that opens it, past escaped ones", () => {
-    expect(problems('a: 1\nb: "say \\"hi\\"\nc: 2\n')[0]).toMatch(
-      /^2:4: YAML: the quoted text that opens here/,
+  it("finds the same positions for a cached text as for a parsed one", async () => {
+    const parsed = await read(text);
+    const cached = await read(text, cacheOf(text, parsed.value));
+    const problems = [
+      { path: ["checks", 0, "match"], message: "unknown", key: "evnt" },
+      { path: ["checks", 0, "type"], message: "type" },
+      { path: ["nowhere", 3], message: "nearest parent" },
+    ];
+    const expected = await parsed.diagnose(problems);
+    expect(expected.map((d) => `${d.line}:${d.column}`)).toEqual(["4:14", "3:11", "1:1"]);
+    expect(await cached.diagnose(problems)).toEqual(expected);
+    expect((await cached.locator()).position(text.indexOf("match"))).toEqual({ line: 4, column: 5 });
+    expect(await cached.diagnose([])).toEqual([]);
+  });
+
+  it("reports a YAML error and an alias bomb as diagnostics, as the parser says them", async () => {
+    expect(await readYamlSource("a: [1\nb: 2\n", file)).toEqual({
+      ok: false,
+      diagnostics: [
+        {
+          file,
+          line: 2,
+          column: 1,
+          message: "YAML: a [ list is not closed with ] (or a line of it is not indented under its key)",
+        },
+      ],
+    });
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]", "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]"];
+    bomb.push(
+      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]",
+      "d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]",
     );
-    expect(problems("a: 1\nb: 'it''s\nc: 2\n")[0]).toMatch(/^2:4: YAML: the quoted text that opens here/);
+    const refused = await readYamlSource(`${bomb.join("\n")}\n`, file);
+    expect(refused.ok || refused.diagnostics[0]?.message).toMatch(
+      /^YAML: its aliases \(\*name\) expand too far/,
+    );
   });
 
-  it("keeps the parser's words, in parentheses, where there is no rewrite", () => {
-    expect(problems("a: ]\n")).toEqual([
-      '1:4: YAML: this is not valid YAML (Unexpected flow-seq-end token in YAML stream: "]")',
-    ]);
-  });
-
-  it("says one thing at one place, though the parser reports a mistake there several times", () => {
-    // The parser reports BLOCK_AS_IMPLICIT_KEY and MULTILINE_IMPLICIT_KEY both at 1:7.
-    expect(problems("goal: first\n  second: x\n")).toHaveLength(1);
+  it("does not load the yaml library for a cached text until a position is asked", async () => {
+    const modules = (name: string) => pathToFileURL(join(REPO, "src/core", name)).href;
+    const script = `
+      import { registerHooks } from "node:module";
+      const loaded = [];
+      registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+      const { readYamlSource } = await import(${JSON.stringify(modules("yaml-source.ts"))});
+      const { yamlValueCache, yamlValuesStamp } = await import(${JSON.stringify(modules("yaml-value-cache.ts"))});
+      const text = "id: q\\n";
+      const cache = yamlValueCache({ ...yamlValuesStamp("t"), values: [[text, '{"id":"q"}']] }, yamlValuesStamp("t"), "/pack");
+      const yaml = () => loaded.some((url) => url.includes("/node_modules/yaml/"));
+      const read = await readYamlSource(text, "/pack/q.yaml", cache);
+      const before = yaml();
+      await read.source.locator();
+      const uncached = await readYamlSource("id: r\\n", "/elsewhere/r.yaml", cache);
+      process.stdout.write(JSON.stringify({ value: read.source.value, before, after: yaml(), parsed: uncached.source.value }));
+    `;
+    const run = await execa(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO });
+    expect(JSON.parse(run.stdout)).toEqual({
+      value: { id: "q" },
+      before: false,
+      after: true,
+      parsed: { id: "r" },
+    });
   });
 });

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuildResult, buildPackage, ENTRIES } from "../../scripts/build.ts";
+import { type YamlValuesFile, yamlValuesStamp } from "../../src/core/yaml-value-cache.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
@@ -30,7 +31,7 @@ beforeAll(async () => {
   first = await buildPackage(REPO, join(makeWorkspace(), "dist"));
   // The same sources in another folder, reached through links, as a copy of the checkout is.
   const elsewhere = makeWorkspace();
-  for (const entry of ["src", "node_modules", "package.json"])
+  for (const entry of ["src", "node_modules", "package.json", "quests"])
     symlinkSync(join(REPO, entry), join(elsewhere, entry));
   second = await buildPackage(elsewhere, join(elsewhere, "dist"));
 }, 120_000);
@@ -48,7 +49,7 @@ describe("the build", () => {
     for (const name of Object.keys(ENTRIES)) expect(written).toContain(`${name}.js`);
     for (const file of written) {
       expect(file, file).toMatch(
-        /^(cli|extension)\/[\w-]+\.js$|^chunks\/[\w-]+\.js$|^THIRD_PARTY_LICENSES\.md$/,
+        /^(cli|extension)\/[\w-]+\.js$|^chunks\/[\w-]+\.js$|^THIRD_PARTY_LICENSES\.md$|^yaml-values\.json$/,
       );
     }
     expect(written.filter((file) => file.startsWith("chunks/")).length).toBeGreaterThan(5);
@@ -66,8 +67,6 @@ describe("the build", () => {
         readFileSync(join(first.outDir, file), "utf8"),
       );
     }
-    const loader = first.files.find((file) => file.startsWith("chunks/loader-")) ?? "";
-    expect(readFileSync(join(first.outDir, loader), "utf8")).toContain("\n// node_modules/yaml/");
     for (const file of first.files)
       expect(readFileSync(join(first.outDir, file), "utf8"), file).not.toContain(REPO);
   });
@@ -83,5 +82,31 @@ describe("the build", () => {
     }
     expect(names).not.toContain("vitest");
     expect(names.some((name) => name.startsWith("@earendil-works/"))).toBe(false);
+  });
+
+  it("keeps the yaml library out of the loaders' chunk: it is loaded with import() when a file needs parsing", () => {
+    const text = (file: string) => readFileSync(join(first.outDir, file), "utf8");
+    const withYaml = first.files.filter((file) => text(file).includes("\n// node_modules/yaml/"));
+    expect(withYaml).toEqual([expect.stringMatching(/^chunks\/dist-[\w-]+\.js$/)]);
+    const loader = first.files.find((file) => file.startsWith("chunks/loader-")) ?? "";
+    expect(text(loader)).toContain("\n// src/verifier/loader.ts");
+    expect(text(loader)).toContain('import("./yaml-document-');
+  });
+
+  it("writes the parse cache of quests/, stamped with the yaml the bundle holds, which the bundle knows", () => {
+    const cache = JSON.parse(readFileSync(join(first.outDir, "yaml-values.json"), "utf8")) as YamlValuesFile;
+    const yaml = first.packages.find((found) => found.name === "yaml");
+    const { values, ...stamp } = cache;
+    expect(stamp).toEqual(yamlValuesStamp(yaml?.version ?? ""));
+    expect(first.yamlValues.leftOut).toEqual([]);
+    expect(values.length).toBe(first.yamlValues.recorded.length);
+    expect(first.yamlValues.recorded.length).toBeGreaterThan(100);
+    const reader = first.files.filter((file) =>
+      readFileSync(join(first.outDir, file), "utf8").includes("\n// src/core/yaml-value-cache.ts"),
+    );
+    expect(reader).toHaveLength(1);
+    const code = readFileSync(join(first.outDir, reader[0] ?? ""), "utf8");
+    expect(code).not.toMatch(/typeof __PI_QUESTS_BUNDLED_YAML__|\(__PI_QUESTS_BUNDLED_YAML__\)/);
+    expect(code).toContain(`const version = ${JSON.stringify(yaml?.version)};`);
   });
 });

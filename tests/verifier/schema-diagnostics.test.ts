@@ -6,81 +6,82 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { formatDiagnostic } from "../../src/core/diagnostics.ts";
-import { documentValue, parseYamlSource } from "../../src/core/yaml-source.ts";
+import { readYamlSource } from "../../src/core/yaml-source.ts";
 import { CheckSchema } from "../../src/verifier/checks/registry.ts";
 import { QuestFileSchema } from "../../src/verifier/quest.ts";
 import { formatPath, knownKeysAt, valueAt, zodDiagnostics } from "../../src/verifier/schema-diagnostics.ts";
 
-function lint(schema: z.ZodType, text: string): string[] {
-  const parsed = parseYamlSource(text, "f.yaml");
+async function lint(schema: z.ZodType, text: string): Promise<string[]> {
+  const parsed = await readYamlSource(text, "f.yaml");
   if (!parsed.ok) throw new Error("not YAML");
-  const data = documentValue(parsed.source.document);
-  if (!data.ok) throw new Error(data.message);
-  const result = schema.safeParse(data.value);
+  const result = schema.safeParse(parsed.source.value);
   if (result.success) return [];
-  return zodDiagnostics(result.error, { source: parsed.source, data: data.value, schema }).map(
-    formatDiagnostic,
-  );
+  return (await zodDiagnostics(result.error, { source: parsed.source, schema })).map(formatDiagnostic);
 }
 
 const quest = (checks: string, extra = "") =>
   `version: 1\nid: q\ntitle: Q\ngoal: g\n${extra}checks:\n${checks}`;
 
-describe("zodDiagnostics", () => {
-  it("an unknown field suggests the closest one, and its missing twin is not reported too", () => {
-    expect(lint(QuestFileSchema, quest("  - type: file_exists\n    pth: a\n"))).toEqual([
+describe("zodDiagnostics", async () => {
+  it("an unknown field suggests the closest one, and its missing twin is not reported too", async () => {
+    expect(await lint(QuestFileSchema, quest("  - type: file_exists\n    pth: a\n"))).toEqual([
       'f.yaml:7:5: checks[0]: unknown field "pth" (did you mean path?)',
     ]);
   });
 
-  it("a field the map already has is not suggested, and the missing one is still reported", () => {
-    expect(lint(QuestFileSchema, quest("  - type: command\n    rn: a\n    run: b\n    runn: c\n"))).toEqual([
+  it("a field the map already has is not suggested, and the missing one is still reported", async () => {
+    expect(
+      await lint(QuestFileSchema, quest("  - type: command\n    rn: a\n    run: b\n    runn: c\n")),
+    ).toEqual([
       'f.yaml:7:5: checks[0]: unknown fields "rn", "runn"; see docs/quest-format.md for the fields this accepts',
     ]);
-    expect(lint(QuestFileSchema, quest("  - type: file_exists\n    colour: red\n"))).toEqual([
+    expect(await lint(QuestFileSchema, quest("  - type: file_exists\n    colour: red\n"))).toEqual([
       "f.yaml:6:5: checks[0].path: is required",
       'f.yaml:7:5: checks[0]: unknown field "colour"; see docs/quest-format.md for the fields this accepts',
     ]);
   });
 
-  it("suggests top-level fields and fields of nested maps", () => {
-    expect(lint(QuestFileSchema, quest("  - type: event\n    match: { event: a }\n", "hint: [a]\n"))).toEqual(
-      ['f.yaml:5:1: unknown field "hint" (did you mean hints?)'],
-    );
-    expect(lint(QuestFileSchema, quest("  - type: event\n    match: { evnt: a }\n"))).toEqual([
+  it("suggests top-level fields and fields of nested maps", async () => {
+    expect(
+      await lint(QuestFileSchema, quest("  - type: event\n    match: { event: a }\n", "hint: [a]\n")),
+    ).toEqual(['f.yaml:5:1: unknown field "hint" (did you mean hints?)']);
+    expect(await lint(QuestFileSchema, quest("  - type: event\n    match: { evnt: a }\n"))).toEqual([
       'f.yaml:7:14: checks[0].match: unknown field "evnt" (did you mean event?)',
     ]);
   });
 
-  it("an enum value with a typo is told the values and the closest one", () => {
-    expect(lint(QuestFileSchema, quest("  - type: file_exists\n    path: a\n    kind: fil\n"))).toEqual([
-      'f.yaml:8:11: checks[0].kind: "fil" is not one of file, dir, any; did you mean file?',
-    ]);
+  it("an enum value with a typo is told the values and the closest one", async () => {
+    expect(await lint(QuestFileSchema, quest("  - type: file_exists\n    path: a\n    kind: fil\n"))).toEqual(
+      ['f.yaml:8:11: checks[0].kind: "fil" is not one of file, dir, any; did you mean file?'],
+    );
   });
 
-  it("a check type with a typo gets the closest type", () => {
-    expect(lint(QuestFileSchema, quest("  - type: File-Exists\n    path: a\n"))).toEqual([
+  it("a check type with a typo gets the closest type", async () => {
+    expect(await lint(QuestFileSchema, quest("  - type: File-Exists\n    path: a\n"))).toEqual([
       'f.yaml:6:11: checks[0].type: type "File-Exists" is not a check type; did you mean file_exists?',
     ]);
   });
 
-  it("text YAML read as a map (a `: ` in a hint) is told to quote it, with the line to write", () => {
+  it("text YAML read as a map (a `: ` in a hint) is told to quote it, with the line to write", async () => {
     const check = "  - type: event\n    match: { event: a }\n";
-    expect(lint(QuestFileSchema, quest(check, "hints:\n  - Try this: run it  # a comment\n"))).toEqual([
+    expect(await lint(QuestFileSchema, quest(check, "hints:\n  - Try this: run it  # a comment\n"))).toEqual([
       'f.yaml:6:5: hints[0]: must be text, but YAML read it as a map because of the ": " after "Try this"; put the whole text in quotes: - "Try this: run it"',
     ]);
-    expect(lint(QuestFileSchema, quest(check, 'hints: [Say "hi": then go]\n'))).toEqual([
+    expect(await lint(QuestFileSchema, quest(check, 'hints: [Say "hi": then go]\n'))).toEqual([
       'f.yaml:5:9: hints[0]: must be text, but YAML read it as a map because of the ": " after "Say \\"hi\\""; put the whole text in quotes: "Say \\"hi\\": then go"',
     ]);
     // A real map of several lines is just the wrong kind of value.
-    expect(lint(QuestFileSchema, quest(check, "hints:\n  - a: 1\n    b: 2\n"))).toEqual([
+    expect(await lint(QuestFileSchema, quest(check, "hints:\n  - a: 1\n    b: 2\n"))).toEqual([
       "f.yaml:6:5: hints[0]: must be string, not a map with a, b",
     ]);
   });
 
-  it("an issue a schema puts on a key (params.key) points at the key", () => {
+  it("an issue a schema puts on a key (params.key) points at the key", async () => {
     expect(
-      lint(QuestFileSchema, quest("  - type: event\n    match: { event: a, fields: { x: { regx: b } } }\n")),
+      await lint(
+        QuestFileSchema,
+        quest("  - type: event\n    match: { event: a, fields: { x: { regx: b } } }\n"),
+      ),
     ).toEqual(['f.yaml:7:39: checks[0].match.fields.x: unknown operator "regx" (did you mean regex?)']);
   });
 });

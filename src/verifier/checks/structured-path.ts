@@ -4,13 +4,10 @@
  * yaml-path.ts) built on this one.
  */
 import { isDeepStrictEqual } from "node:util";
-import { JSONPath } from "jsonpath-plus";
-import { parseDocument } from "yaml";
 import { z } from "zod";
 import { checkBaseFields, PathSchema } from "../../core/check-fields.ts";
 import { ANY_TEMPLATE } from "../../core/paths.ts";
 import { compileQuestRegex, regexProblem } from "../../core/quest-regex.ts";
-import { documentValue } from "../../core/yaml-source.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import type { CheckResult } from "../results.ts";
@@ -82,7 +79,15 @@ export function parseJson(text: string): Parsed {
   }
 }
 
-export function parseYaml(text: string): Parsed {
+/**
+ * A learner's YAML file as data. The yaml library is loaded here, when a check reads a file,
+ * not when the check types are: a lint never needs it for a check's own fields.
+ */
+export async function parseYaml(text: string): Promise<Parsed> {
+  const [{ parseDocument }, { documentValue }] = await Promise.all([
+    import("yaml"),
+    import("../../core/yaml-document.ts"),
+  ]);
   const document = parseDocument(text, { prettyErrors: true });
   const error = document.errors[0];
   if (error) {
@@ -107,8 +112,12 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - before.lastIndexOf("\n") };
 }
 
-/** Every value the JSONPath matches. Script filters are off: a quest file never runs code here. */
-export function readJsonPath(value: unknown, path: string): unknown[] {
+/**
+ * Every value the JSONPath matches. Script filters are off: a quest file never runs code here.
+ * jsonpath-plus (and the node:vm it imports) is loaded when a check reads a file, not by a lint.
+ */
+export async function readJsonPath(value: unknown, path: string): Promise<unknown[]> {
+  const { JSONPath } = await import("jsonpath-plus");
   return JSONPath({ path, json: value as object, wrap: true, eval: false }) as unknown[];
 }
 
@@ -190,7 +199,8 @@ export async function evaluateStructuredPathCheck(
       problem: "binary",
     });
   }
-  const parsed = (check.type === "json_path" ? parseJson : parseYaml)(read.bytes.toString("utf8"));
+  const text = read.bytes.toString("utf8");
+  const parsed = check.type === "json_path" ? parseJson(text) : await parseYaml(text);
   if (!parsed.ok) {
     const where = parsed.line !== undefined ? `:${parsed.line}:${parsed.column}` : "";
     return result(check, "fail", {
@@ -205,7 +215,7 @@ export async function evaluateStructuredPathCheck(
   }
   let matched: unknown[];
   try {
-    matched = readJsonPath(parsed.value, check.path);
+    matched = await readJsonPath(parsed.value, check.path);
   } catch (error) {
     return result(check, "fail", {
       ...base,
