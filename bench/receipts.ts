@@ -26,10 +26,14 @@ import { createTaskVerifier } from "../src/task-verifier/index.ts";
 import { type CommandCheck, CommandCheckSchema } from "../src/verifier/checks/command.ts";
 import { evaluateQuest } from "../src/verifier/evaluate.ts";
 import { loadQuestFile } from "../src/verifier/loader.ts";
+import { builtPackage } from "./built-package.ts";
 import { measure, median, ms, type Timing } from "./measure.ts";
 
-/** The pi-quests command the process row runs: the checkout's for now. */
-const CLI = resolve(import.meta.dirname, "../bin/pi-quests.js");
+/** The checkout's pi-quests command (its TypeScript sources). */
+const CHECKOUT_CLI = resolve(import.meta.dirname, "../bin/pi-quests.js");
+
+/** A pi-quests command a process row runs. */
+export type CliUnderTest = { label: string; bin: string };
 
 function makeRepo(base: string, files: number): string {
   const dir = realpathSync(mkdtempSync(join(base, `receipts-repo-${files}-`)));
@@ -118,7 +122,7 @@ export function receiptsTable(rows: ReceiptRow[]): string {
 export type UnchangedRow = {
   files: number;
   gitStatus: number;
-  process: number;
+  processes: { label: string; median: number }[];
   inProcess: number;
   runs: number;
 };
@@ -133,6 +137,7 @@ export async function benchUnchanged(
   files = 10_000,
   runs = 15,
   warmup = 2,
+  clis: readonly CliUnderTest[] = [{ label: "the checkout's sources", bin: CHECKOUT_CLI }],
 ): Promise<UnchangedRow> {
   mkdirSync(base, { recursive: true });
   const workspace = makeRepo(base, files);
@@ -151,10 +156,10 @@ export async function benchUnchanged(
     const gitStatus = async () => {
       await execa("git", ["status", "--porcelain"], { cwd: workspace });
     };
-    const cliCheck = async () => {
+    const cliCheck = (cli: string) => async () => {
       const run = await execa(
         process.execPath,
-        [CLI, "check", questFile, "--cwd", workspace, "--data-dir", dataDir, "--json"],
+        [cli, "check", questFile, "--cwd", workspace, "--data-dir", dataDir, "--json"],
         { env, reject: false },
       );
       const reused = run.exitCode === 0 && JSON.parse(run.stdout).checks[0]?.evidence?.receipt?.reused;
@@ -180,12 +185,16 @@ export async function benchUnchanged(
     // The first check runs the command and leaves the receipt. Then the files are left alone past
     // the racy window, as an unchanged workspace is: until then no fingerprint leaves a stat record.
     const written = Date.now();
-    await execa(process.execPath, [CLI, "check", questFile, "--cwd", workspace, "--data-dir", dataDir], {
-      env,
-    });
+    await execa(
+      process.execPath,
+      [CHECKOUT_CLI, "check", questFile, "--cwd", workspace, "--data-dir", dataDir],
+      {
+        env,
+      },
+    );
     const window = racyWindowMs();
     if (window !== undefined) await setTimeout(Math.max(0, written + window + 1_000 - Date.now()));
-    const works = [gitStatus, cliCheck, inProcess];
+    const works = [gitStatus, inProcess, ...clis.map((cli) => cliCheck(cli.bin))];
     const times: number[][] = works.map(() => []);
     for (let round = 0; round < warmup + runs; round++) {
       // The order turns each round, so none always follows the same one.
@@ -196,30 +205,52 @@ export async function benchUnchanged(
         if (round >= warmup) times[at]?.push(performance.now() - start);
       }
     }
-    const [git = [], cli = [], inside = []] = times;
-    return { files, gitStatus: median(git), process: median(cli), inProcess: median(inside), runs };
+    const [git = [], inside = [], ...processes] = times;
+    return {
+      files,
+      gitStatus: median(git),
+      processes: clis.map((cli, i) => ({ label: cli.label, median: median(processes[i] ?? []) })),
+      inProcess: median(inside),
+      runs,
+    };
   } finally {
     rmSync(workspace, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
 }
 
-export function unchangedTable({ files, gitStatus, process, inProcess, runs }: UnchangedRow): string {
+export function unchangedTable({ files, gitStatus, processes, inProcess, runs }: UnchangedRow): string {
   const ratio = (value: number) => `${(value / gitStatus).toFixed(1)}x`;
   return [
     `| ${files.toLocaleString("en")} files, one command check, fresh receipt (median of ${runs}) | median (ms) | ratio to \`git status --porcelain\` | goal |`,
     "|---|---:|---:|---:|",
     `| \`git status --porcelain\` (baseline) | ${ms(gitStatus)} | 1.0x | |`,
-    `| \`pi-quests check\`, a whole process | ${ms(process)} | ${ratio(process)} | 8x |`,
+    ...processes.map(
+      (row) =>
+        `| \`pi-quests check\`, a whole process, ${row.label} | ${ms(row.median)} | ${ratio(row.median)} | 8x |`,
+    ),
     `| in process (the quest evaluator built once: the extension's recheck) | ${ms(inProcess)} | ${ratio(inProcess)} | 3x |`,
   ].join("\n");
+}
+
+/** The unchanged workspace with the packed package's CLI (as npm installs it) beside the checkout's. */
+export async function benchUnchangedWithBuilt(base: string, runs = 15): Promise<UnchangedRow> {
+  const built = await builtPackage();
+  try {
+    return await benchUnchanged(base, 10_000, runs, 2, [
+      { label: "the packed package installed", bin: built.bin },
+      { label: "the checkout's sources", bin: CHECKOUT_CLI },
+    ]);
+  } finally {
+    built.remove();
+  }
 }
 
 if (import.meta.main) {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "pi-quests-bench-unchanged-")));
   try {
     process.stdout.write(
-      `${unchangedTable(await benchUnchanged(base, 10_000, Number(process.argv[2] ?? 15)))}\n`,
+      `${unchangedTable(await benchUnchangedWithBuilt(base, Number(process.argv[2] ?? 15)))}\n`,
     );
   } finally {
     rmSync(base, { recursive: true, force: true });

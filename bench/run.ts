@@ -8,7 +8,7 @@ import { benchEngine, engineTable } from "./engine.ts";
 import { benchExtension, extensionTable, turnEndTable } from "./extension.ts";
 import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
 import { benchPlays, playsTable } from "./plays.ts";
-import { benchReceipts, benchUnchanged, receiptsTable, unchangedTable } from "./receipts.ts";
+import { benchReceipts, benchUnchangedWithBuilt, receiptsTable, unchangedTable } from "./receipts.ts";
 import { benchSessionFile, sessionFileTable } from "./session-file.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
 
@@ -53,7 +53,7 @@ try {
   process.stdout.write("\n## Receipts: re-evaluating an unchanged workspace\n\n");
   process.stdout.write(`${receiptsTable(await benchReceipts(homeBase))}\n`);
   process.stdout.write("\n## Receipts: the unchanged workspace against `git status`\n\n");
-  process.stdout.write(`${unchangedTable(await benchUnchanged(homeBase))}\n`);
+  process.stdout.write(`${unchangedTable(await benchUnchangedWithBuilt(homeBase))}\n`);
 } finally {
   rmSync(homeBase, { recursive: true, force: true });
   rmSync(tmpBase, { recursive: true, force: true });
