@@ -6,7 +6,16 @@
  * leaves a record and only the comparison can catch the change.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,6 +173,27 @@ const CASES: Record<string, Case> = {
       git(dir, "add", "-f", "logs/debug.log");
       git(dir, "commit", "-q", "-m", "track the log");
     },
+    changesValue: true,
+  },
+  "a nested repository's .git file pointed at a folder made a repository (its files leave the listing)": {
+    prepare: (dir) => {
+      mkdirSync(join(dir, "sub"));
+      writeFileSync(join(dir, "sub/fix.js"), "export const fix = 1;\n");
+      writeFileSync(join(dir, "sub/.git"), `gitdir: ${join(makeWorkspace(), "elsewhere")}\n`);
+    },
+    change: (dir) => {
+      const gitdir = readFileSync(join(dir, "sub/.git"), "utf8").slice("gitdir: ".length).trim();
+      execFileSync("git", ["init", "-q", "--bare", gitdir]);
+    },
+    changesValue: true,
+  },
+  "a nested repository's HEAD moved away inside its .git folder (its files join the listing)": {
+    prepare: (dir) => {
+      mkdirSync(join(dir, "sub"));
+      writeFileSync(join(dir, "sub/fix.js"), "export const fix = 1;\n");
+      execFileSync("git", ["init", "-q", join(dir, "sub")]);
+    },
+    change: (dir) => renameSync(join(dir, "sub/.git/HEAD"), join(dir, "sub/.git/HEAD.away")),
     changesValue: true,
   },
   "a .gitignore edit above a workspace below the repository's top": {

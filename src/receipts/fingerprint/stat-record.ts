@@ -189,7 +189,8 @@ function record(scan: Scan, { fingerprint, entries }: Scanned, windowMs: number)
 
 /**
  * Every folder below the root (not into a generated folder or through a link), and the
- * `.gitignore` and `.gitattributes` files in them. Ignored folders too: which folders git skips
+ * `.gitignore` and `.gitattributes` files in them; a nested repository (a `.git` below the root)
+ * makes the scan unrecordable. Ignored folders too: which folders git skips
  * is decided by rules that may change, and recording more only sends more changes to the full path.
  */
 function keepFolders(scan: Scan, keep: (path: string, seen: Stats) => void): void {
@@ -202,6 +203,10 @@ function keepFolders(scan: Scan, keep: (path: string, seen: Stats) => void): voi
     for (const child of readdirSync(absolute, { withFileTypes: true })) {
       // A name that is not valid UTF-8 reads as another name, which lstat would not find.
       if (child.name.includes("\uFFFD")) throw new NotRecordable();
+      // A `.git` below the root makes its folder a nested repository, or not, by what lies inside
+      // it or where a `.git` file points, none of it recorded: whether its files are listed could
+      // change with no recorded stat changing.
+      if (child.name === ".git" && folder !== "") throw new NotRecordable();
       const path = folder === "" ? child.name : `${folder}/${child.name}`;
       if (child.isDirectory()) {
         if (!isGeneratedName(child.name)) pending.push(path);
