@@ -12,7 +12,7 @@ import { readEventLog } from "../events/log-reader.ts";
 import type { QuestActivation } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createGitProbe } from "../probes/git.ts";
-import { piSdkBeside } from "../runtime/pi-host.ts";
+import { piIndexBeside, piSdkBeside } from "../runtime/pi-host.ts";
 import { createQuestEvaluator, type QuestEvaluatorOptions } from "../runtime/quest-evaluator.ts";
 import { REVIEW_MODEL_PATTERN } from "../verifier/checks/review.ts";
 import { loadQuests } from "../verifier/loader.ts";
@@ -240,10 +240,15 @@ async function evaluateQuest(
  * (PI_QUESTS_PI_PACKAGE), and its SDK for skill and review checks, imported only when one runs.
  * Without a Pi those checks are pending, with findPi's reason.
  */
-function piOf(io: CliIo): Pick<QuestEvaluatorOptions, "piPackage" | "pi"> {
+function piOf(io: CliIo): Pick<QuestEvaluatorOptions, "piPackage" | "pi" | "piSdkFile"> {
   const found = findPi({ env: io.env, cwd: io.cwd });
   if (!found.ok) return { pi: async () => ({ ok: false, message: found.message }) };
-  return { piPackage: found.pi.packageDir, pi: piSdkBeside(found.pi.cli) };
+  const sdkFile = piIndexBeside(found.pi.cli)?.index;
+  return {
+    piPackage: found.pi.packageDir,
+    pi: piSdkBeside(found.pi.cli),
+    ...(sdkFile ? { piSdkFile: sdkFile } : {}),
+  };
 }
 
 const withActivation = (activation: QuestActivation | undefined) => (activation ? { activation } : {});

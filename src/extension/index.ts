@@ -239,6 +239,7 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       env: process.env,
       ui,
       ...(fromPi.host.packageDir ? { piPackage: fromPi.host.packageDir } : {}),
+      ...(fromPi.host.sdkFile ? { piSdkFile: fromPi.host.sdkFile } : {}),
       pi: fromPi.sdk,
       sessionId: () => sessionId,
       backlog: early,

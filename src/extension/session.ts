@@ -32,6 +32,8 @@ export type QuestSessionOptions = {
   piPackage?: string;
   /** Pi's SDK, for skill checks and the reviewer: the running Pi's own (src/runtime/pi-host.ts). */
   pi?: PiSdkSource;
+  /** The file that SDK was imported from, when known (what a review's receipt is bound to). */
+  piSdkFile?: string;
   sessionId(): string | undefined;
   debounceMs?: number;
   /** Events that came while opening; recorded before the first evaluation. */
@@ -109,6 +111,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         ...(hooks ? { onReviewActivity: hooks.onReviewActivity } : {}),
         ...(options.piPackage ? { piPackage: options.piPackage } : {}),
         ...(options.pi ? { pi: options.pi } : {}),
+        ...(options.piSdkFile ? { piSdkFile: options.piSdkFile } : {}),
       });
     },
     // git (execa) loads when a quest first needs it, not while Pi starts.

@@ -48,6 +48,8 @@ export type PiHost = {
   packageDir: string | undefined;
   /** Where the modules came from: beside Pi's entry script, or imported by Pi's package name. */
   from: "entry-script" | "package-name";
+  /** The file they were imported from (beside the entry script), when known: who judges a review. */
+  sdkFile?: string;
 };
 
 export type PiHostOptions = {
@@ -88,7 +90,12 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded
     if (loaded.ok) {
       return {
         ok: true,
-        value: { modules: loaded.value, packageDir: beside.packageDir, from: "entry-script" },
+        value: {
+          modules: loaded.value,
+          packageDir: beside.packageDir,
+          from: "entry-script",
+          sdkFile: beside.index,
+        },
       };
     }
     besideProblem = loaded.message;

@@ -65,6 +65,11 @@ export type QuestEvaluatorOptions = {
   piPackage?: string;
   /** Pi's SDK, for skill checks and the reviewer (src/runtime/pi-host.ts finds it). */
   pi?: PiSdkSource;
+  /**
+   * The file `pi` is imported from, when known: with Pi's package folder, what a review's
+   * receipt is bound to (a folder alone would take a fake SDK placed inside Pi's own folder).
+   */
+  piSdkFile?: string;
 };
 
 export type EvaluationInput = {
@@ -218,9 +223,7 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
     ? await openReceipts(options.dataDir, options.workspace, options.onIntegrityAlert)
     : undefined;
   const oracle = options.oracleBaseline ?? options.baseline;
-  const reviewer = options.piPackage
-    ? await realpath(options.piPackage).catch(() => options.piPackage)
-    : undefined;
+  const reviewer = await reviewerOf(options);
   return async (input) => {
     const receipts = opened
       ? createReceiptPort({
@@ -251,4 +254,16 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
       ...(input.trigger ? { trigger: input.trigger } : {}),
     });
   };
+}
+
+/** Who judges this evaluator's reviews (ReceiptPortOptions.reviewer): Pi's real folder and SDK file. */
+export async function reviewerOf(
+  options: Pick<QuestEvaluatorOptions, "piPackage" | "piSdkFile">,
+): Promise<string | undefined> {
+  const real = (path: string) => realpath(path).catch(() => path);
+  const parts = [
+    options.piPackage ? await real(options.piPackage) : undefined,
+    options.piSdkFile ? await real(options.piSdkFile) : undefined,
+  ];
+  return parts.some((part) => part !== undefined) ? JSON.stringify(parts) : undefined;
 }

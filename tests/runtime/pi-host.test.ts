@@ -48,7 +48,11 @@ describe("Pi's modules from the script Pi runs", () => {
   it("are the index.js beside Pi's bundled cli.js, the same module Pi's own chunks make", async () => {
     const found = await loadRunningPi({ entryScript: BUNDLED_CLI, importByName: async () => ({}) });
     if (!found.ok) throw new Error(found.message);
-    expect(found.value).toMatchObject({ packageDir: PCA, from: "entry-script" });
+    expect(found.value).toMatchObject({
+      packageDir: PCA,
+      from: "entry-script",
+      sdkFile: join(PCA, "dist/bundle/index.js"),
+    });
     const index = await import(pathToFileURL(join(PCA, "dist/bundle/index.js")).href);
     expect(found.value.modules.loadSkills).toBe(index.loadSkills);
     expect(found.value.modules.createAgentSession).toBe(index.createAgentSession);
