@@ -14,8 +14,8 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { execa } from "execa";
+import { modulesLoadedBy } from "../tests/support/modules-loaded.ts";
 import { builtPackage } from "./built-package.ts";
 import { median, ms, type Timing } from "./measure.ts";
 
@@ -100,18 +100,7 @@ export async function benchCli(runs = 15): Promise<CliBench> {
 
 /** The files of the bundle and Node's modules that `pi-quests ARGS` of the built package loads. */
 export async function loadedBy(root: string, args: string[]): Promise<LoadedModules> {
-  const script = `
-    import { registerHooks } from "node:module";
-    const loaded = [];
-    registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
-    const { main } = await import(${JSON.stringify(pathToFileURL(join(root, "dist/cli/main.js")).href)});
-    const quiet = () => {};
-    await main(${JSON.stringify(args)}, { stdout: quiet, stderr: quiet, cwd: "/", env: {} });
-    process.stdout.write(JSON.stringify(loaded));
-  `;
-  const loaded = JSON.parse(
-    (await execa(process.execPath, ["--input-type=module", "-e", script])).stdout,
-  ) as string[];
+  const loaded = await modulesLoadedBy(root, args);
   const bundle = loaded.filter((url) => url.startsWith("file:"));
   return {
     bundleFiles: bundle.length,

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { yamlValues } from "../../scripts/yaml-values.ts";
 import type { YamlValuesFile } from "../../src/core/yaml-value-cache.ts";
 import { REPO } from "../support/cli.ts";
+import { modulesLoadedBy } from "../support/modules-loaded.ts";
 import { type PackedPackage, packRepository, unpackPackage } from "../support/packed-package.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
@@ -188,21 +189,9 @@ describe("the installed package's parse cache of its pack (dist/yaml-values.json
 
   /** The bundle's files (below dist/) that `pi-quests ARGS` of the package at `root` loads. */
   async function bundleFilesLoaded(root: string, args: string[]): Promise<string[]> {
-    const script = `
-      import { registerHooks } from "node:module";
-      const loaded = [];
-      registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
-      const { main } = await import(${JSON.stringify(pathToFileURL(join(root, "dist/cli/main.js")).href)});
-      const quiet = () => {};
-      await main(${JSON.stringify(args)}, { stdout: quiet, stderr: quiet, cwd: "/", env: {} });
-      process.stdout.write(JSON.stringify(loaded));
-    `;
-    const run = await execa(process.execPath, ["--input-type=module", "-e", script], {
-      env,
-      extendEnv: false,
-    });
+    const loaded = await modulesLoadedBy(root, args, env);
     const prefix = pathToFileURL(join(root, "dist")).href;
-    return (JSON.parse(run.stdout) as string[]).filter((url) => url.startsWith(prefix));
+    return loaded.filter((url) => url.startsWith(prefix));
   }
 
   const yamlChunk = (files: string[]) => files.filter((url) => /\/chunks\/dist-[\w-]+\.js$/.test(url));
