@@ -118,7 +118,21 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     return { ok: false, message: prepared.message };
   };
 
-  const activate = async (quest: Quest, announce = true): Promise<Activation> => {
+  /**
+   * One activation at a time: a completion's next quest and a `/quest start` typed meanwhile
+   * would otherwise both copy the sandbox into the folder (the second finds the first's files).
+   * A quest that became active while this one waited is not activated again.
+   */
+  let activating: Promise<unknown> = Promise.resolve();
+  const activate = (quest: Quest, announce = true): Promise<Activation> => {
+    const turn = activating.then(() =>
+      session.active?.quest.id === quest.id ? { ok: true as const } : activateNow(quest, announce),
+    );
+    activating = turn.catch(() => undefined);
+    return turn;
+  };
+
+  const activateNow = async (quest: Quest, announce: boolean): Promise<Activation> => {
     const sandbox = quest.sandboxDir ? await setUpSandbox(quest, quest.sandboxDir) : { ok: true as const };
     if (!sandbox.ok) return sandbox;
     const baseline = await options.headCommit();

@@ -156,6 +156,8 @@ const check = subcommand({
   parse: noArguments,
   async run(context) {
     const { session, ui, evaluation } = context;
+    // An evaluation in flight may be completing the quest and starting the next: it settles first.
+    await evaluation.idle();
     if (!session.active) return ui.say(noActiveQuest(session));
     const { quest } = session.active;
     await askConfirmations(context, quest);

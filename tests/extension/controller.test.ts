@@ -655,6 +655,19 @@ describe("/quest check", () => {
     expect(h.ui.lastSaid()).toBe("Alpha: 0 passed, 2 failed, 0 pending.");
   });
 
+  it("typed while an evaluation completes the quest, checks the one that comes next, not 'no active quest'", async () => {
+    const evaluators = scriptedEvaluators();
+    const alphaRun = evaluators.hold("alpha");
+    const h = await start({ evaluators });
+    await alphaRun.started;
+    const check = h.controller.command("check");
+    alphaRun.finish(result(ALPHA, "pass"));
+    await check;
+    await h.controller.idle();
+    expect(h.ui.lastSaid()).toBe("Beta: 0 passed, 1 failed, 0 pending.");
+    expect((await h.progress()).completed).toHaveProperty("alpha");
+  });
+
   it("with no active quest says so", async () => {
     const dir = makeWorkspace();
     await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });

@@ -39,47 +39,56 @@ describe("which quests pin node_modules at activation", () => {
   });
 });
 
-describe("a sandbox quest in a folder set up from another template", () => {
-  const PACK_DIR = join(import.meta.dirname, "../../fixtures/packs/sandbox-upgrade");
+const PACK_DIR = join(import.meta.dirname, "../../fixtures/packs/sandbox-upgrade");
 
+/** The sandbox-upgrade pack's controller in an empty folder: its first quest starts by itself. */
+async function startUpgradePack() {
+  const setUps: string[] = [];
+  const pack = await loadQuestPack(PACK_DIR);
+  if (!pack.ok) throw new Error(pack.diagnostics.map(formatDiagnostic).join("\n"));
+  const home = makeWorkspace({ ".gitconfig": "[user]\n\tname = Ada\n\temail = ada@example.com\n" });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+  const workspace = makeWorkspace();
+  const data = makeWorkspace();
+  const ui = fakeQuestUi();
+  const sealer = testSealer();
+  const progress = openProgressStore(join(data, "progress.json"), sealer);
+  const controller = await startQuestController({
+    pack: pack.value,
+    progress,
+    events: createEventLog(join(data, "events.jsonl"), [], 0, { sealer: testSealer() }),
+    ui,
+    createEvaluator: async (quest) => async () => ({
+      quest: quest.id,
+      status: "pending",
+      counts: { passed: 0, failed: 0, pending: 0 },
+      checks: [],
+    }),
+    prepareSandbox: (quest, recorded) => {
+      setUps.push(quest.id);
+      return prepareSandbox({
+        template: quest.sandboxDir,
+        workspace,
+        questId: quest.id,
+        env,
+        ...(recorded ? { recorded } : {}),
+      });
+    },
+    headCommit: async () => git(workspace, "rev-parse", "HEAD").trim(),
+    sessionId: () => "s-1",
+    debounceMs: 5,
+  });
+  return { controller, workspace, progress, ui, setUps };
+}
+
+describe("a sandbox quest in a folder set up from another template", () => {
   it("adds its files on top, in pi-quests' commit, announces it, and takes that commit as the oracle", async () => {
-    const pack = await loadQuestPack(PACK_DIR);
-    if (!pack.ok) throw new Error(pack.diagnostics.map(formatDiagnostic).join("\n"));
-    const home = makeWorkspace({ ".gitconfig": "[user]\n\tname = Ada\n\temail = ada@example.com\n" });
-    const env = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      GIT_CONFIG_GLOBAL: join(home, ".gitconfig"),
-      GIT_CONFIG_NOSYSTEM: "1",
-    };
-    const workspace = makeWorkspace();
-    const data = makeWorkspace();
-    const ui = fakeQuestUi();
-    const sealer = testSealer();
-    const progress = openProgressStore(join(data, "progress.json"), sealer);
-    const controller = await startQuestController({
-      pack: pack.value,
-      progress,
-      events: createEventLog(join(data, "events.jsonl"), [], 0, { sealer: testSealer() }),
-      ui,
-      createEvaluator: async (quest) => async () => ({
-        quest: quest.id,
-        status: "pending",
-        counts: { passed: 0, failed: 0, pending: 0 },
-        checks: [],
-      }),
-      prepareSandbox: (quest, recorded) =>
-        prepareSandbox({
-          template: quest.sandboxDir,
-          workspace,
-          questId: quest.id,
-          env,
-          ...(recorded ? { recorded } : {}),
-        }),
-      headCommit: async () => git(workspace, "rev-parse", "HEAD").trim(),
-      sessionId: () => "s-1",
-      debounceMs: 5,
-    });
+    const { controller, workspace, progress, ui } = await startUpgradePack();
     try {
       await controller.idle();
       // The old quest started by itself in the empty folder; the learner then made a file of theirs.
@@ -106,6 +115,23 @@ describe("a sandbox quest in a folder set up from another template", () => {
       expect(announced?.message).toContain(
         `This folder had the old files; the new files were added on top, in a commit of pi-quests' own ("Quest sandbox: new (on top of old)"). Nothing of yours changed.`,
       );
+    } finally {
+      await controller.dispose();
+    }
+  });
+});
+
+describe("two activations at once", () => {
+  it("a quest started twice while its sandbox is set up is set up once, and both are told it started", async () => {
+    const { controller, workspace, setUps } = await startUpgradePack();
+    try {
+      await controller.idle();
+      // A completion's next quest and a /quest start typed meanwhile activate the same quest.
+      const said = await Promise.all([controller.command("start new"), controller.command("start new")]);
+      await controller.idle();
+      expect(setUps).toEqual(["old", "new"]);
+      expect(said.map(String).join("\n")).not.toMatch(/could not|already exists/);
+      expect(readFileSync(join(workspace, "notes/meeting.md"), "utf8")).toContain("Ship the calculator");
     } finally {
       await controller.dispose();
     }
