@@ -46,9 +46,10 @@ export type PiHost = {
   modules: PiModules;
   /** The real folder of Pi's package, when known (a command check's PI_QUESTS_PI_PACKAGE). */
   packageDir: string | undefined;
-  /** Where the modules came from: beside Pi's entry script, or imported by Pi's package name. */
-  from: "entry-script" | "package-name";
-  /** The file they were imported from (beside the entry script), when known: who judges a review. */
+  /**
+   * The file the modules were imported from, beside Pi's entry script (who judges a review);
+   * none when they were imported by Pi's package name.
+   */
   sdkFile?: string;
 };
 
@@ -93,7 +94,6 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded
         value: {
           modules: loaded.value,
           packageDir: beside.packageDir,
-          from: "entry-script",
           sdkFile: beside.index,
         },
       };
@@ -110,7 +110,7 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded
   const modules = byName.value;
   return {
     ok: true,
-    value: { modules, packageDir: packageDirOf(modules, script, options.env), from: "package-name" },
+    value: { modules, packageDir: packageDirOf(modules, script, options.env) },
   };
 }
 

@@ -50,7 +50,6 @@ describe("Pi's modules from the script Pi runs", () => {
     if (!found.ok) throw new Error(found.message);
     expect(found.value).toMatchObject({
       packageDir: PCA,
-      from: "entry-script",
       sdkFile: join(PCA, "dist/bundle/index.js"),
     });
     const index = await import(pathToFileURL(join(PCA, "dist/bundle/index.js")).href);
@@ -67,7 +66,10 @@ describe("Pi's modules from the script Pi runs", () => {
     });
     const importer = recording();
     const found = await loadRunningPi({ entryScript: join(PCA, "dist/cli.js"), importFile: importer.load });
-    expect(found).toMatchObject({ ok: true, value: { packageDir: PCA, from: "entry-script" } });
+    expect(found).toMatchObject({
+      ok: true,
+      value: { packageDir: PCA, sdkFile: join(PCA, "dist/index.js") },
+    });
     expect(importer.asked).toEqual([pathToFileURL(join(PCA, "dist/index.js")).href]);
   });
 
@@ -85,7 +87,8 @@ describe("Pi's modules from the script Pi runs", () => {
         env: { PI_PACKAGE_DIR: "/set" },
       });
       expect(importer.asked).toEqual([]);
-      expect(found).toMatchObject({ ok: true, value: { from: "package-name", packageDir: undefined } });
+      expect(found).toMatchObject({ ok: true, value: { packageDir: undefined } });
+      if (found.ok) expect(found.value.sdkFile).toBeUndefined();
       if (found.ok) expect(found.value.modules).toBe(byName);
     }
   });
@@ -96,7 +99,8 @@ describe("Pi's modules from the script Pi runs", () => {
       importByName: async () => fakePi(PCA),
       env: {},
     });
-    expect(found).toMatchObject({ ok: true, value: { from: "package-name", packageDir: PCA } });
+    expect(found).toMatchObject({ ok: true, value: { packageDir: PCA } });
+    if (found.ok) expect(found.value.sdkFile).toBeUndefined();
     // PI_PACKAGE_DIR makes getPackageDir() say what the environment says: then only the script counts.
     const overridden = await loadRunningPi({
       entryScript: undefined,
