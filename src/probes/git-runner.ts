@@ -5,11 +5,10 @@
  * what git reads. Every protective setting lives here, with the reason it is needed. Arguments
  * are arrays (never a shell) and output is raw bytes, since patches may hold any encoding.
  */
-import { statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { execa } from "execa";
+import { runProgram } from "./run-program.ts";
 
 export type GitCall = {
   cwd: string;
@@ -43,6 +42,9 @@ export type GitRunnerOptions = {
 };
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** What one git call may write (a patch of a large change is big, but not this big). */
+const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
 /** The variables that say where the user's and the system's config files are. */
 const USER_CONFIG_VARIABLES = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM"];
@@ -114,12 +116,15 @@ const PROTECTIVE_SETTINGS = [
 
 /** An empty file for GIT_GRAFT_FILE and --shallow-file: `.git/info/grafts` and `.git/shallow` rewrite history. */
 const EMPTY_FILE = join(tmpdir(), `pi-quests-empty-${process.getuid?.() ?? "user"}`);
-let emptyFileReady: Promise<void> | undefined;
+let emptyFileReady = false;
 
-function ensureEmptyFile(): Promise<void> {
-  // Rewritten to empty once a process: whoever wrote there before, it holds nothing now.
-  emptyFileReady ??= writeFile(EMPTY_FILE, "", { mode: 0o600 });
-  return emptyFileReady;
+function ensureEmptyFile(): void {
+  // Rewritten to empty once a process: whoever wrote there before, it holds nothing now. At
+  // once, not on a later turn of the event loop: git starts as soon as it is asked for (a
+  // check asks for HEAD before it reads the quest, so that git runs meanwhile).
+  if (emptyFileReady) return;
+  writeFileSync(EMPTY_FILE, "", { mode: 0o600 });
+  emptyFileReady = true;
 }
 
 /** Commands that never convert working-tree content, so no filter or diff driver can run. */
@@ -169,27 +174,21 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
   };
   const timeoutDefault = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  const spawn = async (args: readonly string[], call: GitCall, env: Record<string, string>) => {
-    const result = await execa(binary, args, {
+  const spawn = (args: readonly string[], call: GitCall, env: Record<string, string>) =>
+    runProgram(binary, args, {
       cwd: call.cwd,
-      ...(call.input === undefined ? { stdin: "ignore" as const } : { input: call.input }),
-      encoding: "buffer",
       env,
-      extendEnv: false,
-      reject: false,
-      stripFinalNewline: false,
-      maxBuffer: 512 * 1024 * 1024,
-      timeout: Math.max(1, Math.ceil(call.timeoutMs ?? timeoutDefault)),
+      ...(call.input === undefined ? {} : { input: call.input }),
+      maxOutputBytes: MAX_OUTPUT_BYTES,
+      timeoutMs: Math.max(1, Math.ceil(call.timeoutMs ?? timeoutDefault)),
     });
-    return result;
-  };
 
   return async (args, call) => {
     const okExitCodes = call.okExitCodes ?? [0];
     if (!isFolder(call.cwd)) {
       return { ok: false, kind: "no_folder", message: `The folder ${call.cwd} does not exist.`, stderr: "" };
     }
-    await ensureEmptyFile();
+    ensureEmptyFile();
     const command = subcommand(args);
     const env: Record<string, string> = { ...protectiveEnv, ...call.env };
     if (call.userConfig === true && command === "config") {
@@ -219,13 +218,10 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
       ...withDiffGuards(args, command),
     ];
     const result = await spawn(full, call, env);
-    const stdout = Buffer.from(result.stdout ?? new Uint8Array());
     if (result.exitCode !== undefined && okExitCodes.includes(result.exitCode)) {
-      return { ok: true, stdout, exitCode: result.exitCode };
+      return { ok: true, stdout: result.stdout, exitCode: result.exitCode };
     }
-    const stderr = Buffer.from(result.stderr ?? new Uint8Array())
-      .toString("utf8")
-      .trim();
+    const stderr = result.stderr.toString("utf8").trim();
     const named = `git ${args
       .filter((arg) => !arg.includes("="))
       .slice(0, 2)
@@ -234,10 +230,10 @@ export function createGitRunner(options: GitRunnerOptions = {}): GitRunner {
       return { ok: false, kind: "timeout", message: `${named} did not answer in time.`, stderr };
     }
     if (result.exitCode === undefined) {
-      const why = result.shortMessage ?? "it could not be started";
+      const why = result.failure ?? "it could not be started";
       return { ok: false, kind: "no_git", message: `git could not be started (${binary}): ${why}`, stderr };
     }
-    const why = stderr || result.shortMessage || `exit code ${result.exitCode}`;
+    const why = stderr || `exit code ${result.exitCode}`;
     return {
       ok: false,
       kind: "git",
@@ -301,7 +297,7 @@ type Spawn = (
   args: readonly string[],
   call: GitCall,
   env: Record<string, string>,
-) => Promise<{ exitCode?: number; stdout?: Uint8Array }>;
+) => Promise<{ exitCode: number | undefined; stdout: Buffer }>;
 
 /**
  * `-c` settings that turn every filter and diff driver the repository's configuration names
@@ -320,7 +316,7 @@ async function neutralDriverSettings(
     env,
   );
   if (listed.exitCode !== 0) return [];
-  return driverSettings(Buffer.from(listed.stdout ?? new Uint8Array()));
+  return driverSettings(listed.stdout);
 }
 
 /** The `-c` settings for a `config --null --get-regexp` listing of filter, diff and merge keys. */
