@@ -8,7 +8,6 @@ import { describeAlert } from "../core/integrity.ts";
 import { isInside } from "../core/paths.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { lastActivation } from "../events/activation.ts";
-import { readEventLog } from "../events/log-reader.ts";
 import type { QuestActivation } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createGitProbe } from "../probes/git.ts";
@@ -18,11 +17,11 @@ import { REVIEW_MODEL_PATTERN } from "../verifier/checks/review.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
-import { chooseBaselines } from "./baselines.ts";
+import { chooseBaselines, type ResolveRevision } from "./baselines.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, tryParse } from "./io.ts";
 import { findPi } from "./plays/pi-binary.ts";
-import { parseSessionFile, type SessionFileProblem } from "./session-file.ts";
+import type { SessionFileProblem } from "./session-file.ts";
 import { CHECK_USAGE } from "./usage.ts";
 
 const CHECK_OPTIONS = {
@@ -79,13 +78,28 @@ export async function check(args: string[], io: CliIo): Promise<number> {
       `--review-model ${reviewModel}: give provider/model-id (for example anthropic/claude-sonnet-4-5)`,
     );
   }
+  // Every check pins HEAD (chooseBaselines): git reads it while the quest loads, on another core.
+  const pinning = startPinning(resolve(io.cwd, values.cwd ?? "."));
   const quest = await chooseQuest(resolve(io.cwd, positionals[0] ?? ""), values, io);
   if (!quest.ok) return EXIT.invalid;
   const folders = await chooseFolders(values, io);
   if (!folders.ok) return EXIT.invalid;
   const recorded = await readRecorded(values, folders.value, io);
   if (!recorded.ok) return EXIT.invalid;
-  return evaluateQuest(quest.value, values, folders.value, recorded.value, io);
+  return evaluateQuest(quest.value, values, folders.value, recorded.value, pinning, io);
+}
+
+/** How revisions of the workspace are resolved, HEAD already asked for. */
+type Pinning = { resolve: ResolveRevision };
+
+function startPinning(workspace: string): Pinning {
+  const gitProbe = createGitProbe();
+  const head = gitProbe.resolveRevision(workspace, "HEAD");
+  // Awaited in evaluateQuest, or never when the input is invalid: a failure is not unhandled meanwhile.
+  head.catch(() => {});
+  return {
+    resolve: (revision) => (revision === "HEAD" ? head : gitProbe.resolveRevision(workspace, revision)),
+  };
 }
 
 /** The quest to check: the one `--quest` names, or the only one there; and its `--confirm` ids checked. */
@@ -150,6 +164,8 @@ async function readRecorded(
   if (values.events !== undefined) {
     const realWorkspace = await realpath(workspace);
     const sealer = openRecordSealer(dataDir, "events", realWorkspace);
+    // The readers of --events and --session are imported only when one is given.
+    const { readEventLog } = await import("../events/log-reader.ts");
     const read = await readEventLog(resolve(io.cwd, values.events), sealer, "strict");
     if (!read.ok) {
       for (const diagnostic of read.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
@@ -170,6 +186,7 @@ async function readRecorded(
     // is a warning, FILE:LINE: message, and the quest is evaluated on the rest: its exit code
     // is the result's, since the events that were read are the session's, and the warnings say
     // what is missing from them.
+    const { parseSessionFile } = await import("./session-file.ts");
     const session = parseSessionFile(text, file);
     if (!session.ok) {
       for (const error of session.errors) io.stderr(`${sessionFileLine(error)}\n`);
@@ -195,17 +212,17 @@ async function evaluateQuest(
   values: CheckFlags,
   { workspace, agentDir, dataDir }: Folders,
   { events, sessionId }: Recorded,
+  pinning: Pinning,
   io: CliIo,
 ): Promise<number> {
   // The baselines are pinned once, to full object ids: the activation's when the events log
   // records one, HEAD otherwise. A workspace outside git has none: its git checks are pending,
   // unless a baseline was asked for, which is then an error.
-  const gitProbe = createGitProbe();
   const baselines = await chooseBaselines({
     questId: quest.id,
     ...(values.baseline !== undefined ? { explicit: values.baseline } : {}),
     ...withActivation(lastActivation(events, quest.id)),
-    resolve: (revision) => gitProbe.resolveRevision(workspace, revision),
+    resolve: pinning.resolve,
   });
   if (!baselines.ok) return invalid(io, baselines.message);
   const { baseline, oracleBaseline, notes } = baselines;

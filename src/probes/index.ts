@@ -10,7 +10,7 @@ import type {
 import { fileExists, readFile } from "./files.ts";
 import { createGitProbe } from "./git.ts";
 import type { PiSdkSource } from "./pi-sdk.ts";
-import { bashCheck } from "./script-runner.ts";
+import type { CheckScript } from "./script-runner.ts";
 
 export type NodeProbesOptions = {
   /** Whether the learner confirmed a check, by check id (CLI `--confirm`); undefined means not yet. */
@@ -30,12 +30,17 @@ export type NodeProbesOptions = {
 };
 
 export function createNodeProbes(options: NodeProbesOptions = {}): Probes {
-  const run = bashCheck();
+  // Loaded on first use: a process whose checks receipts answer runs no script.
+  let run: Promise<CheckScript> | undefined;
+  const runScript: CheckScript = async (request) => {
+    run ??= import("./script-runner.ts").then(({ bashCheck }) => bashCheck());
+    return (await run)(request);
+  };
   const piPackage = piPackageEnvironment(options.piPackage);
   return {
     fileExists,
     readFile,
-    runCommand: (request) => run({ ...request, env: { ...request.env, ...piPackage } }),
+    runCommand: (request) => runScript({ ...request, env: { ...request.env, ...piPackage } }),
     ...(options.runIsolated ? { runIsolated: options.runIsolated } : {}),
     ...(options.review ? { review: options.review } : {}),
     git: createGitProbe(),

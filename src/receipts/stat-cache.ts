@@ -15,6 +15,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { z } from "zod";
+import { ONE_PARSE } from "../core/one-parse.ts";
 import type { Sealer } from "../core/seal.ts";
 import { VERSION } from "../core/version.ts";
 import { STAT_FIELDS, type StatRecord } from "./fingerprint.ts";
@@ -59,7 +60,7 @@ export function readStatCache(cache: StatCache): StatRecord | undefined {
   if (!cache.sealer.verifyText(headerText, file.toString("utf8", formatEnd + 1, sealEnd))) return undefined;
   let header: z.infer<typeof HeaderSchema>;
   try {
-    header = HeaderSchema.parse(JSON.parse(headerText));
+    header = HeaderSchema.parse(JSON.parse(headerText), ONE_PARSE);
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
+import { ONE_PARSE } from "../core/one-parse.ts";
 import { canonicalJson, type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
 import { processAlive } from "../probes/os/process-group.ts";
 import { normalizeRelativePath } from "./identity.ts";
@@ -147,7 +148,7 @@ function parseReceipt(name: string, text: string, sealer: Sealer): Parsed {
           : "its seal does not match its content: it was changed after pi-quests wrote it",
     };
   }
-  const parsed = ReceiptSchema.safeParse(verified.record);
+  const parsed = ReceiptSchema.safeParse(verified.record, ONE_PARSE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
@@ -173,6 +174,20 @@ export async function openReceiptStore(dir: string, options: ReceiptStoreOptions
   // back is altered, whatever its seal says (a sealed older version put back is a replay).
   const written = new Map<string, Receipt>();
   const reported = new Set<string>();
+  // What each file's text was found to be, checked once per text: a process lists the store
+  // more than once (recovery, then each evaluation), and the same bytes verify the same way.
+  const checked = new Map<string, { text: string; outcome: Parsed }>();
+  const parseOnce = (name: string, text: string): Parsed => {
+    const known = checked.get(name);
+    if (known?.text === text)
+      return known.outcome.ok ? { ok: true, receipt: structuredClone(known.outcome.receipt) } : known.outcome;
+    const outcome = parseReceipt(name, text, sealer);
+    checked.set(name, {
+      text,
+      outcome: outcome.ok ? { ok: true, receipt: structuredClone(outcome.receipt) } : outcome,
+    });
+    return outcome;
+  };
   await mkdir(dir, { recursive: true });
 
   async function write(receipt: Receipt): Promise<void> {
@@ -205,7 +220,9 @@ export async function openReceiptStore(dir: string, options: ReceiptStoreOptions
     };
     const seen = new Set<string>();
     // Temp files end in `.tmp`: a write in flight, or one a crash interrupted. Never read.
-    for (const name of names.filter((entry) => entry.endsWith(".json")).sort()) {
+    const files = names.filter((entry) => entry.endsWith(".json")).sort();
+    for (const name of checked.keys()) if (!files.includes(name)) checked.delete(name);
+    for (const name of files) {
       const remembered = written.get(name.slice(0, -".json".length));
       let text: string;
       try {
@@ -217,7 +234,7 @@ export async function openReceiptStore(dir: string, options: ReceiptStoreOptions
         );
         continue;
       }
-      const outcome = parseReceipt(name, text, sealer);
+      const outcome = parseOnce(name, text);
       if (remembered) {
         seen.add(remembered.id);
         receipts.push(remembered);

@@ -15,7 +15,7 @@ import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { createFingerprinter } from "../receipts/fingerprinter.ts";
 import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
-import { createTaskVerifier, type DependencyPin } from "../task-verifier/index.ts";
+import type { DependencyPin } from "../task-verifier/index.ts";
 import type { CommandCheck } from "../verifier/checks/command.ts";
 import { leavesReceipts, needsReviewer, taskVerifierChecks } from "../verifier/checks/registry.ts";
 import type { EvaluationTrigger } from "../verifier/context.ts";
@@ -169,6 +169,8 @@ function pick<T extends object, K extends keyof T>(options: T, keys: readonly K[
 async function buildIsolatedRun(input: VerifierInput): Promise<IsolatedRun> {
   const oracle = oraclePin(input);
   if (!oracle.ok) return unavailable(oracle.message);
+  // Imported here, as it is built: a process whose checks receipts answer loads none of it.
+  const { createTaskVerifier } = await import("../task-verifier/index.ts");
   const made = await createTaskVerifier({
     workspace: input.workspace,
     dataDir: input.dataDir,

@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
+import { ONE_PARSE } from "../core/one-parse.ts";
 import { isInside, parseQuestPath, type QuestPathRule } from "../core/paths.ts";
 import { readYamlSource, type YamlProblem, type YamlSource } from "../core/yaml-source.ts";
 import type { YamlValueCache } from "../core/yaml-value-cache.ts";
@@ -25,14 +26,6 @@ const MIB = 1024 * 1024;
 export const MAX_QUEST_FILE_BYTES = MIB;
 
 const QUEST_EXTENSIONS = new Set([".yaml", ".yml"]);
-
-/**
- * How a loader has zod check a file: without zod's JIT, which compiles a function for each
- * object schema the first time it is used and pays off only over many parses. A loader parses
- * each file once, in a process that has just started: the curriculum's lint measured about 30 ms
- * (15%) faster. Per call, so nothing else that uses zod in the process is changed.
- */
-export const ONE_PARSE = { jitless: true } as const;
 
 /**
  * How files are read. `yamlValues`: a parse cache to use instead of the shipped pack's (tests

@@ -7,8 +7,9 @@
 import { readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
+import { ONE_PARSE } from "../core/one-parse.ts";
 import { readYamlSource } from "../core/yaml-source.ts";
-import { type LoadOptions, MAX_QUEST_FILE_BYTES, ONE_PARSE, readBounded } from "./loader.ts";
+import { type LoadOptions, MAX_QUEST_FILE_BYTES, readBounded } from "./loader.ts";
 import { expectationOf, PLAY_NAME_PATTERN, type Play, PlayFileSchema } from "./play.ts";
 import { zodDiagnostics } from "./schema-diagnostics.ts";
 

@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ONE_PARSE } from "../../src/core/one-parse.ts";
 import { readYamlSource } from "../../src/core/yaml-source.ts";
-import { ONE_PARSE } from "../../src/verifier/loader.ts";
 import { PlayFileSchema } from "../../src/verifier/play.ts";
 import { QuestFileSchema } from "../../src/verifier/quest.ts";
 
