@@ -193,6 +193,47 @@ describe("what a crash or an older version leaves", () => {
   });
 });
 
+describe("listing again (a process lists its store more than once)", () => {
+  /** A second store on the same folder: it did not write the files, so it reads every one. */
+  const reader = () => openReceiptStore(store.dir, { sealer, now: () => NOW, host: HERE });
+
+  it("verifies a file again once its text changed: an edit after the first listing is altered", async () => {
+    await writeFile(file("r1.json"), sealedJson(sealer, receipt({ id: "r1", state: "failed" })));
+    const other = await reader();
+    expect((await other.list()).receipts.map((found) => found.state)).toEqual(["failed"]);
+    const sealed = JSON.parse(await readFile(file("r1.json"), "utf8"));
+    await writeFile(file("r1.json"), JSON.stringify({ ...sealed, state: "passed" }));
+    const again = await other.list();
+    expect(again.receipts).toEqual([]);
+    expect(again.altered).toEqual([
+      {
+        file: "r1.json",
+        reason: "its seal does not match its content: it was changed after pi-quests wrote it",
+      },
+    ]);
+  });
+
+  it("reads a receipt sealed anew after the first listing as it is now", async () => {
+    await writeFile(file("r1.json"), sealedJson(sealer, receipt({ id: "r1", exitCode: 1 })));
+    const other = await reader();
+    await other.list();
+    await writeFile(file("r1.json"), sealedJson(sealer, receipt({ id: "r1", exitCode: 7 })));
+    expect((await other.list()).receipts.map((found) => found.exitCode)).toEqual([7]);
+  });
+
+  it("gives each listing its own copies: a receipt changed by a caller is not what the next listing gives", async () => {
+    await writeFile(file("r1.json"), sealedJson(sealer, receipt({ id: "r1" })));
+    const other = await reader();
+    const [first] = (await other.list()).receipts;
+    if (!first) throw new Error("the receipt was not listed");
+    first.state = "stale";
+    const [second] = (await other.list()).receipts;
+    expect(second?.state).toBe("passed");
+    if (second) second.state = "stale";
+    expect((await other.list()).receipts.map((found) => found.state)).toEqual(["passed"]);
+  });
+});
+
 describe("recoverInterrupted", () => {
   it("cancels a running receipt whose process is dead, never passing it", async () => {
     const dead = running("dead", { ...HERE, pid: await deadPid() });
