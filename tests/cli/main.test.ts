@@ -1,10 +1,11 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { CHECK_USAGE, LINT_USAGE, RECEIPTS_USAGE, SANDBOX_USAGE } from "../../src/cli/usage.ts";
 import { REPO, runMain } from "../support/cli.ts";
+import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 const OVERVIEW = `pi-quests: build and test quest packs for the Pi coding agent
 
@@ -74,14 +75,14 @@ describe("pi-quests --version", () => {
 });
 
 /** The modules of src/ (and the packages) a `pi-quests ARGS` run in a fresh Node loads, in order. */
-async function modulesLoadedBy(args: string[]): Promise<string[]> {
+async function modulesLoadedBy(args: string[], env: Record<string, string> = {}): Promise<string[]> {
   const script = `
     import { registerHooks } from "node:module";
     const loaded = [];
     registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
     const { main } = await import(${JSON.stringify(pathToFileURL(join(REPO, "src/cli/main.ts")).href)});
     const quiet = () => {};
-    const code = await main(${JSON.stringify(args)}, { stdout: quiet, stderr: quiet, cwd: "/", env: {} });
+    const code = await main(${JSON.stringify(args)}, { stdout: quiet, stderr: quiet, cwd: "/", env: ${JSON.stringify(env)} });
     process.stdout.write(JSON.stringify({ code, loaded }));
   `;
   const run = await execa(process.execPath, ["--input-type=module", "-e", script]);
@@ -93,6 +94,7 @@ async function modulesLoadedBy(args: string[]): Promise<string[]> {
 }
 
 describe("the command table is lazy", () => {
+  afterEach(removeWorkspaces);
   it("help loads no command's module; lint loads lint's and none of the others'", async () => {
     const help = await modulesLoadedBy(["help"]);
     expect(help.filter((url) => url.startsWith("/src/cli/") && !url.startsWith("/src/cli/plays"))).toEqual([
@@ -110,6 +112,29 @@ describe("the command table is lazy", () => {
     expect(
       lint.filter((url) =>
         /node_modules\/(execa|simple-git|@modelcontextprotocol|@earendil-works)\//.test(url),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a check answered by its receipt loads no task verifier, no script runner and no execa", async () => {
+    const workspace = makeWorkspace({ "test/ok.sh": "exit 0\n" });
+    commitAll(workspace);
+    const home = makeWorkspace();
+    const quest = join(home, "q.yaml");
+    writeFileSync(
+      quest,
+      "version: 1\nid: q\ntitle: T\ngoal: g\nchecks:\n  - type: command\n    run: bash test/ok.sh\n",
+    );
+    const args = ["check", quest, "--cwd", workspace, "--data-dir", join(home, "data")];
+    const env = { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent"), PATH: process.env.PATH ?? "" };
+    // The first check runs the command and leaves the receipt; the second is answered by it.
+    expect((await runMain(args, { cwd: "/", env })).exitCode).toBe(0);
+    const loaded = await modulesLoadedBy(args, env);
+    expect(loaded).toContain("/src/cli/check.ts");
+    expect(loaded).toContain("/src/receipts/store.ts");
+    expect(
+      loaded.filter((url) =>
+        /^\/src\/(task-verifier\/|probes\/script-runner\.ts)|node_modules\/execa\//.test(url),
       ),
     ).toEqual([]);
   });
