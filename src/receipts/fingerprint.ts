@@ -41,6 +41,7 @@ export {
   confirmFingerprint,
   racyWindowMs,
   recordableFileSystem,
+  recordFits,
   STAT_FIELDS,
   type StatRecord,
   TIMESTAMP_GRANULARITY_MS,

@@ -13,11 +13,19 @@ import {
   type FingerprintOutcome,
   type RecordOptions,
   recordedFingerprint,
+  recordFits,
   type StatRecord,
 } from "./fingerprint.ts";
+import type { Fingerprint } from "./schema.ts";
 import { readStatCache, type StatCache, writeStatCache } from "./stat-cache.ts";
 
-export type Fingerprinter = (workspace: string) => Promise<FingerprintOutcome>;
+/**
+ * Takes a fingerprint (a look at the files); `presume` gives the last one's without looking, for
+ * a caller that only chooses with it and looks before it counts (ReceiptPortOptions.presume).
+ */
+export type Fingerprinter = ((workspace: string) => Promise<FingerprintOutcome>) & {
+  presume(workspace: string): Fingerprint | undefined;
+};
 
 export type FingerprinterOptions = {
   /** The sealed cache in the data dir, read once when there is no record in memory yet. */
@@ -29,16 +37,25 @@ export function createFingerprinter(options: FingerprinterOptions = {}): Fingerp
   const limits = options.limits ?? FINGERPRINT_LIMITS;
   let last: StatRecord | undefined;
   let cacheRead = options.cache === undefined;
-  return async (workspace) => {
+  const lastRecord = () => {
     if (!cacheRead && options.cache) {
       cacheRead = true;
       last ??= readStatCache(options.cache);
     }
-    const confirmed = last && (await confirmFingerprint(last, workspace, limits));
+    return last;
+  };
+  const take = async (workspace: string): Promise<FingerprintOutcome> => {
+    const record = lastRecord();
+    const confirmed = record && (await confirmFingerprint(record, workspace, limits));
     if (confirmed) return { ok: true, fingerprint: confirmed, path: "stat" };
     const taken = await recordedFingerprint(workspace, limits, options);
     last = taken.record;
     if (options.cache) await writeStatCache(options.cache, taken.record);
     return taken.outcome;
   };
+  const presume = (workspace: string): Fingerprint | undefined => {
+    const record = lastRecord();
+    return record && recordFits(record, workspace, limits) ? { ...record.fingerprint } : undefined;
+  };
+  return Object.assign(take, { presume });
 }

@@ -8,7 +8,7 @@ import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from
 import { checkIdentity, normalizeRelativePath, redactCommand } from "./identity.ts";
 import { newReceiptHeader, receiptEvidence } from "./receipt-parts.ts";
 import { recordReview, reuseReview } from "./review-receipts.ts";
-import type { Receipt, ReceiptState, Termination } from "./schema.ts";
+import type { Fingerprint, Receipt, ReceiptState, Termination } from "./schema.ts";
 import { newestByIdentity, type ReceiptStore, supersedeKey } from "./store.ts";
 
 export type ReceiptPortOptions = {
@@ -25,9 +25,21 @@ export type ReceiptPortOptions = {
    * (`PI_QUESTS_PI=/its/folder pi-quests check`) never answers for the Pi the learner runs.
    */
   reviewer?: string;
+  /**
+   * The fingerprint the files are presumed to have, with no look (Fingerprinter.presume: the last
+   * one taken): a receipt is chosen with it first. Only a choice: the recheck then looks at the
+   * files, even when nothing passed, and `presumptionFailed` says when they were not as presumed;
+   * the caller evaluates again, from a look. So one look answers an unchanged workspace. Only for
+   * an evaluation that, made again, repeats nothing: one whose receipts are all of worktree
+   * command checks (no review, nothing run in place).
+   */
+  presume?: (workspace: string) => Fingerprint | undefined;
   now?: () => Date;
   tool?: string;
 };
+
+/** The port, and whether its evaluation chose a receipt with a presumed fingerprint the files turned out not to have. */
+export type PresumingReceiptPort = ReceiptPort & { presumptionFailed(): boolean };
 
 /** One evaluation's view of the receipts and the files, shared by the port's steps (and review-receipts.ts). */
 export type Evaluation = {
@@ -37,6 +49,10 @@ export type Evaluation = {
   /** The workspace snapshot, taken once, until a check that ran in place may have changed it. */
   snapshot(): Promise<FingerprintOutcome>;
   forgetSnapshot(): void;
+  /** The fingerprint presumed for this evaluation (ReceiptPortOptions.presume), asked once. */
+  presumed(): Fingerprint | undefined;
+  /** Whether a receipt was chosen with the presumed fingerprint, and what the recheck found of it. */
+  presumption: "unused" | "relied" | "held" | "failed";
   /** The stored receipts, read once and kept up to date with what this evaluation writes. */
   receipts(): Promise<Receipt[]>;
   write(receipt: Receipt): Promise<void>;
@@ -44,9 +60,10 @@ export type Evaluation = {
   open: Map<string, Receipt>;
 };
 
-export function createReceiptPort(options: ReceiptPortOptions): ReceiptPort {
+export function createReceiptPort(options: ReceiptPortOptions): PresumingReceiptPort {
   const evaluation = openEvaluation(options);
   return {
+    presumptionFailed: () => evaluation.presumption === "failed",
     reuse: (check, questId, cwd) => reuse(evaluation, check, questId, cwd),
     begin: (check, questId, cwd) => begin(evaluation, check, questId, cwd),
     finish: (handle, result, outcome) => finish(evaluation, handle, result, outcome),
@@ -59,6 +76,7 @@ export function createReceiptPort(options: ReceiptPortOptions): ReceiptPort {
 function openEvaluation(options: ReceiptPortOptions): Evaluation {
   const takeFingerprint = options.takeFingerprint ?? takeWorkspaceFingerprint;
   let snapshot: Promise<FingerprintOutcome> | undefined;
+  let presumed: { fingerprint: Fingerprint | undefined } | undefined;
   let stored: Promise<Receipt[]> | undefined;
   const receipts = () => {
     stored ??= options.store.list().then((listed) => listed.receipts);
@@ -75,6 +93,11 @@ function openEvaluation(options: ReceiptPortOptions): Evaluation {
     forgetSnapshot: () => {
       snapshot = undefined;
     },
+    presumed: () => {
+      presumed ??= { fingerprint: options.presume?.(options.workspace) };
+      return presumed.fingerprint;
+    },
+    presumption: "unused",
     receipts,
     write: async (receipt) => {
       await options.store.write(receipt);
@@ -106,8 +129,27 @@ async function reuse(
   cwd: string,
 ): Promise<CheckResult | undefined> {
   if (check.isolation !== "worktree") return undefined;
+  const presumed = evaluation.presumed();
+  if (presumed) {
+    const answer = await answerFrom(evaluation, check, questId, cwd, presumed.value);
+    if (answer) {
+      evaluation.presumption = "relied";
+      return answer;
+    }
+  }
   const snap = await evaluation.snapshot();
   if (!snap.ok) return undefined;
+  return answerFrom(evaluation, check, questId, cwd, snap.fingerprint.value);
+}
+
+/** The result a fresh receipt of this check on files of `fingerprint` holds, if there is one. */
+async function answerFrom(
+  evaluation: Evaluation,
+  check: CommandCheck,
+  questId: string,
+  cwd: string,
+  fingerprint: string,
+): Promise<CheckResult | undefined> {
   const where = checkCwd(evaluation, cwd);
   const identity = checkIdentity(check, where);
   const newest = newestByIdentity(await evaluation.receipts()).get(supersedeKey(identity, where));
@@ -116,7 +158,7 @@ async function reuse(
     newest.quest === questId &&
     (newest.state === "passed" || newest.state === "failed") &&
     newest.termination === "exit" &&
-    newest.fingerprint?.value === snap.fingerprint.value &&
+    newest.fingerprint?.value === fingerprint &&
     newest.provenance.baseline === (evaluation.options.baseline ?? null) &&
     newest.result !== null;
   if (!fresh || !newest.result || !isCommandEvidence(newest.result.evidence)) return undefined;
@@ -265,8 +307,13 @@ function withReceipt(result: CheckResult, receipt: Receipt): CheckResult {
  */
 async function recheck(evaluation: Evaluation, results: readonly CheckResult[]): Promise<CheckResult[]> {
   const receipted = results.some((c) => c.status === "pass" && hasReceipt(c.evidence));
-  if (!receipted) return [...results];
+  // A receipt chosen by a presumption is looked at even when it failed: it may be of other files.
+  if (!receipted && evaluation.presumption === "unused") return [...results];
   const now = await evaluation.takeFingerprint(evaluation.options.workspace);
+  if (evaluation.presumption === "relied") {
+    const held = now.ok && now.fingerprint.value === evaluation.presumed()?.value;
+    evaluation.presumption = held ? "held" : "failed";
+  }
   return results.map((result) => staleIfChanged(result, now));
 }
 

@@ -12,16 +12,23 @@ import { workspaceHome } from "../core/workspace-key.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { createNodeProbes } from "../probes/index.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
+import type { RecordOptions } from "../receipts/fingerprint.ts";
 import { createFingerprinter } from "../receipts/fingerprinter.ts";
 import { createReceiptPort } from "../receipts/port.ts";
 import { currentHost, openReceiptStore } from "../receipts/store.ts";
 import type { DependencyPin } from "../task-verifier/index.ts";
 import type { CommandCheck } from "../verifier/checks/command.ts";
-import { leavesReceipts, needsReviewer, taskVerifierChecks } from "../verifier/checks/registry.ts";
+import {
+  leavesReceipts,
+  needsReviewer,
+  runsInTaskVerifier,
+  taskVerifierChecks,
+} from "../verifier/checks/registry.ts";
 import type { EvaluationTrigger } from "../verifier/context.ts";
 import { evaluateQuest } from "../verifier/evaluate.ts";
 import type { IsolatedRunRequest, ScriptOutcome } from "../verifier/probes.ts";
 import type { Quest } from "../verifier/quest.ts";
+import type { ReceiptPort } from "../verifier/receipts-port.ts";
 import type { QuestResult } from "../verifier/results.ts";
 import { oracleMissingMessage, oraclePin } from "./oracle-baseline.ts";
 import { createReviewer, type ReviewerOptions, type ReviewModelSource } from "./reviewer.ts";
@@ -70,6 +77,8 @@ export type QuestEvaluatorOptions = {
    * receipt is bound to (a folder alone would take a fake SDK placed inside Pi's own folder).
    */
   piSdkFile?: string;
+  /** How fingerprints leave stat records: the racy window (the default is the kernel's; tests narrow it). */
+  statRecord?: RecordOptions;
 };
 
 export type EvaluationInput = {
@@ -88,7 +97,12 @@ export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
  * through one fingerprinter, which answers by lstat alone while nothing changed (its sealed
  * stat cache lets a new process do the same).
  */
-async function openReceipts(dataDir: string, workspace: string, onAlert: IntegrityReporter | undefined) {
+async function openReceipts({
+  dataDir,
+  workspace,
+  onIntegrityAlert: onAlert,
+  statRecord,
+}: QuestEvaluatorOptions) {
   const realWorkspace = await realpath(workspace);
   const home = workspaceHome(dataDir, realWorkspace);
   const store = await openReceiptStore(join(home, "receipts"), {
@@ -98,6 +112,7 @@ async function openReceipts(dataDir: string, workspace: string, onAlert: Integri
   await store.recoverInterrupted();
   const takeFingerprint = createFingerprinter({
     cache: { file: join(home, "stat-cache"), sealer: openRecordSealer(dataDir, "stat-cache", realWorkspace) },
+    ...statRecord,
   });
   return { store, realWorkspace, host: currentHost(), takeFingerprint };
 }
@@ -221,12 +236,11 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
   });
   // Opened once; each evaluation gets its own port, whose view of the receipts and the files is a
   // snapshot of that evaluation.
-  const opened = quest.checks.some(leavesReceipts)
-    ? await openReceipts(options.dataDir, options.workspace, options.onIntegrityAlert)
-    : undefined;
+  const opened = quest.checks.some(leavesReceipts) ? await openReceipts(options) : undefined;
   const oracle = options.oracleBaseline ?? options.baseline;
   const reviewer = await reviewerOf(options);
-  return async (input) => {
+  const presumable = repeatsNothing(quest);
+  const evaluateOnce = async (input: EvaluationInput, presume: boolean) => {
     const receipts = opened
       ? createReceiptPort({
           store: opened.store,
@@ -235,11 +249,16 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
           ...(oracle ? { baseline: oracle } : {}),
           host: opened.host,
           takeFingerprint: opened.takeFingerprint,
+          ...(presume ? { presume: opened.takeFingerprint.presume } : {}),
           tool: `pi-quests@${VERSION}`,
           ...(reviewer ? { reviewer } : {}),
         })
       : undefined;
-    return evaluateQuest(quest, {
+    const result = await evaluateQuestWith(receipts, input);
+    return { result, again: receipts?.presumptionFailed() === true };
+  };
+  const evaluateQuestWith = (receipts: ReceiptPort | undefined, input: EvaluationInput) =>
+    evaluateQuest(quest, {
       probes,
       events: input.events,
       ...(input.sessionId ? { sessionId: input.sessionId } : {}),
@@ -255,7 +274,21 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
       ...(receipts ? { receipts } : {}),
       ...(input.trigger ? { trigger: input.trigger } : {}),
     });
+  // A receipt is first chosen with the fingerprint the files last had, and the recheck looks at
+  // them: unchanged, that one look answers. Changed, the evaluation is made again from a look.
+  return async (input) => {
+    const first = await evaluateOnce(input, presumable);
+    return first.again ? (await evaluateOnce(input, false)).result : first.result;
   };
+}
+
+/**
+ * Whether evaluating the quest again repeats nothing that matters: its receipts are all of
+ * command checks run in the isolated verifier (a second evaluation reuses what the first ran),
+ * with no review (a model's judgment) and nothing run in the learner's folder.
+ */
+function repeatsNothing(quest: Quest): boolean {
+  return quest.checks.filter(leavesReceipts).every(runsInTaskVerifier);
 }
 
 /** Who judges this evaluator's reviews (ReceiptPortOptions.reviewer): Pi's real folder and SDK file. */

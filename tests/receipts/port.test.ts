@@ -17,7 +17,8 @@ import {
   fingerprint as takeFingerprintOf,
 } from "../../src/receipts/fingerprint.ts";
 import { createFingerprinter } from "../../src/receipts/fingerprinter.ts";
-import { createReceiptPort } from "../../src/receipts/port.ts";
+import { createReceiptPort, type PresumingReceiptPort } from "../../src/receipts/port.ts";
+import type { Fingerprint } from "../../src/receipts/schema.ts";
 import { currentHost, openReceiptStore, type ReceiptStore } from "../../src/receipts/store.ts";
 import { evaluateQuest } from "../../src/verifier/evaluate.ts";
 import type { IsolatedRunRequest, ScriptRequest } from "../../src/verifier/probes.ts";
@@ -74,7 +75,12 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
   );
   const evaluate = async (
     checks: ReturnType<typeof check>[],
-    options: { signal?: AbortSignal; takeFingerprint?: (w: string) => Promise<FingerprintOutcome> } = {},
+    options: {
+      signal?: AbortSignal;
+      takeFingerprint?: (w: string) => Promise<FingerprintOutcome>;
+      presume?: (w: string) => Fingerprint | undefined;
+      port?: (port: PresumingReceiptPort) => void;
+    } = {},
   ): Promise<QuestResult> => {
     evaluated = checks;
     const receipts = createReceiptPort({
@@ -82,7 +88,9 @@ async function setup(files: Record<string, string> = { "hello.txt": "hello\n" })
       workspace,
       host: currentHost(),
       ...(options.takeFingerprint ? { takeFingerprint: options.takeFingerprint } : {}),
+      ...(options.presume ? { presume: options.presume } : {}),
     });
+    options.port?.(receipts);
     // The receipts' recheck is the evaluation's last step.
     return evaluateQuest(
       { id: "q", checks },
@@ -110,6 +118,66 @@ const saysInPlace = (word: string, id = "says") =>
 async function states(store: ReceiptStore) {
   return (await store.list()).receipts.map((receipt) => [receipt.check, receipt.state, receipt.termination]);
 }
+
+describe("a presumed fingerprint: a receipt chosen with it, the files looked at once", () => {
+  /** The fingerprint of the files now, and a fingerprinter that counts its looks. */
+  async function looks(workspace: string) {
+    const taken = await takeFingerprintOf(workspace);
+    if (!taken.ok) throw new Error(taken.reason);
+    let count = 0;
+    const takeFingerprint = (w: string) => {
+      count++;
+      return takeFingerprintOf(w);
+    };
+    return { fingerprint: taken.fingerprint, takeFingerprint, count: () => count };
+  }
+
+  it("answers unchanged files from the receipt with one look, the recheck's: the presumption held", async () => {
+    const { ran, evaluate, workspace } = await setup();
+    await evaluate([says("hello")]);
+    const { fingerprint, takeFingerprint, count } = await looks(workspace);
+    let port: PresumingReceiptPort | undefined;
+    const again = await evaluate([says("hello")], {
+      takeFingerprint,
+      presume: () => fingerprint,
+      port: (p) => (port = p),
+    });
+    expect(again.status).toBe("pass");
+    expect(again.checks[0]?.evidence).toMatchObject({ receipt: { reused: true } });
+    expect(ran).toHaveLength(1);
+    expect(count()).toBe(1);
+    expect(port?.presumptionFailed()).toBe(false);
+  });
+
+  it("files changed since: the receipt it chose is looked at, a failed one too, and the presumption failed", async () => {
+    const { evaluate, workspace } = await setup({ "hello.txt": "bye\n" });
+    expect((await evaluate([says("hello")])).status).toBe("fail");
+    const { fingerprint: before } = await looks(workspace);
+    // The learner fixes the file; the presumption is still the old files'.
+    writeFileSync(join(workspace, "hello.txt"), "hello\n");
+    const { takeFingerprint, count } = await looks(workspace);
+    let port: PresumingReceiptPort | undefined;
+    await evaluate([says("hello")], { takeFingerprint, presume: () => before, port: (p) => (port = p) });
+    expect(count()).toBe(1);
+    expect(port?.presumptionFailed()).toBe(true);
+  });
+
+  it("a presumption that no receipt answers is not relied on: the files are looked at and chosen with", async () => {
+    const { ran, evaluate, workspace } = await setup();
+    await evaluate([says("hello")]);
+    const { fingerprint, takeFingerprint } = await looks(workspace);
+    let port: PresumingReceiptPort | undefined;
+    const other = { ...fingerprint, value: "0".repeat(64) };
+    const again = await evaluate([says("hello")], {
+      takeFingerprint,
+      presume: () => other,
+      port: (p) => (port = p),
+    });
+    expect(again.checks[0]?.evidence).toMatchObject({ receipt: { reused: true } });
+    expect(ran).toHaveLength(1);
+    expect(port?.presumptionFailed()).toBe(false);
+  });
+});
 
 describe("receipts", () => {
   it("reuse: a second evaluation on unchanged files is answered by the receipt, and nothing runs", async () => {

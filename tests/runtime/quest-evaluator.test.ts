@@ -2,13 +2,20 @@
  * Who judges an evaluator's reviews: the real folder of Pi's package and the real file its SDK
  * was imported from. A review's receipt answers only for the same judge
  * (tests/runtime/reviewer.test.ts), so a fake SDK the agent placed inside Pi's own folder is
- * another judge than the learner's Pi.
+ * another judge than the learner's Pi. And an unchanged workspace answered with one look: a
+ * receipt chosen with the fingerprint the files last had, then the files looked at, and the
+ * evaluation made again when they changed.
  */
-import { realpathSync, symlinkSync } from "node:fs";
+import { realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { reviewerOf } from "../../src/runtime/quest-evaluator.ts";
-import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+import { recordableFileSystem, TIMESTAMP_GRANULARITY_MS } from "../../src/receipts/fingerprint.ts";
+import { createQuestEvaluator, reviewerOf } from "../../src/runtime/quest-evaluator.ts";
+import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
+import type { QuestResult } from "../../src/verifier/results.ts";
+import { dataDirOutside, makeRepo } from "../support/task-verifier.ts";
+import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
 
@@ -34,4 +41,60 @@ describe("the judge of an evaluator's reviews", () => {
     expect(linked).toBe(direct);
     expect(await reviewerOf({})).toBeUndefined();
   });
+});
+
+describe("an unchanged workspace, answered with one look", () => {
+  /** A repository whose check passes while hello.txt says hello, and an evaluator of it with the racy window narrowed. */
+  async function evaluatorOf() {
+    const workspace = makeRepo({ "hello.txt": "hello\n", "test/says.sh": "grep -q hello hello.txt\n" });
+    const dataDir = dataDirOutside();
+    const file = QuestFileSchema.parse({
+      version: 1,
+      id: "says",
+      title: "Says",
+      goal: "Say hello.",
+      checks: [{ id: "says", type: "command", run: "bash test/says.sh" }],
+    });
+    const quest = {
+      ...file,
+      checks: [{ ...file.checks[0], id: "says" }],
+      source: "/pack/says.yaml",
+    } as Quest;
+    const evaluate = await createQuestEvaluator({
+      quest,
+      workspace,
+      baseline: git(workspace, "rev-parse", "HEAD").trim(),
+      dataDir,
+      agentDir: join(dataDir, "agent"),
+      home: dataDir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      confirmed: () => undefined,
+      statRecord: { racyWindowMs: TIMESTAMP_GRANULARITY_MS },
+    });
+    return { workspace, evaluate: () => evaluate({ events: [] }) };
+  }
+  const reused = (result: QuestResult) => {
+    const evidence = result.checks[0]?.evidence;
+    return evidence?.kind === "command" ? evidence.receipt?.reused : undefined;
+  };
+
+  it.runIf(recordableFileSystem(tmpdir()))(
+    "a file edited since the last look: the check runs again (the receipt the presumption chose is not reported stale)",
+    async () => {
+      const { workspace, evaluate } = await evaluatorOf();
+      expect(await evaluate()).toMatchObject({ status: "pass" });
+      // Past the racy window, a look leaves a stat record; the next evaluation presumes its fingerprint.
+      await new Promise((resolve) => setTimeout(resolve, TIMESTAMP_GRANULARITY_MS + 300));
+      const recorded = await evaluate();
+      expect([recorded.status, reused(recorded)]).toEqual(["pass", true]);
+      const presumed = await evaluate();
+      expect([presumed.status, reused(presumed)]).toEqual(["pass", true]);
+
+      writeFileSync(join(workspace, "hello.txt"), "bye\n");
+      const edited = await evaluate();
+      expect([edited.status, reused(edited)]).toEqual(["fail", false]);
+      expect(edited.checks[0]?.evidence).toMatchObject({ kind: "command", exitCode: 1 });
+    },
+    60_000,
+  );
 });

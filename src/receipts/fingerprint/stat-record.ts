@@ -226,14 +226,7 @@ export async function confirmFingerprint(
   workspace: string,
   limits: FingerprintLimits = FINGERPRINT_LIMITS,
 ): Promise<Fingerprint | undefined> {
-  if (!sameLimits(record.limits, limits)) return undefined;
-  let root: string;
-  try {
-    root = realpathSync.native(workspace);
-  } catch {
-    return undefined;
-  }
-  if (root !== record.root) return undefined;
+  if (!recordFits(record, workspace, limits)) return undefined;
   const { paths, stats } = record;
   let sliceStart = performance.now();
   for (let at = 0; at < paths.length; at++) {
@@ -250,6 +243,19 @@ export async function confirmFingerprint(
     }
   }
   return { ...record.fingerprint };
+}
+
+/**
+ * Whether `record` is of the folder `workspace` is now (its real path) and was taken with these
+ * limits: what a record must be before its paths are looked at, or its fingerprint presumed.
+ */
+export function recordFits(record: StatRecord, workspace: string, limits: FingerprintLimits): boolean {
+  if (!sameLimits(record.limits, limits)) return false;
+  try {
+    return realpathSync.native(workspace) === record.root;
+  } catch {
+    return false;
+  }
 }
 
 /** lstat's options for a path that may be gone: undefined, not an error. */
