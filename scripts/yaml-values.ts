@@ -8,9 +8,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join, relative } from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import { parseYamlDocument } from "../src/core/yaml-document.ts";
-import { type YamlValuesFile, yamlValuesStamp } from "../src/core/yaml-value-cache.ts";
+import { sameAsJson, type YamlValuesFile, yamlValuesStamp } from "../src/core/yaml-value-cache.ts";
 
 export type YamlValues = {
   contents: YamlValuesFile;
@@ -47,9 +46,8 @@ export function valueJson(
 ): { ok: true; json: string } | { ok: false; reason: string } {
   const parsed = parseYamlDocument(text, file);
   if (!parsed.ok) return { ok: false, reason: "does not parse without an error" };
-  const json = JSON.stringify(parsed.value);
-  if (json === undefined || !isDeepStrictEqual(JSON.parse(json), parsed.value))
-    return { ok: false, reason: "its value is not the same once written as JSON" };
+  const json = sameAsJson(parsed.value);
+  if (json === undefined) return { ok: false, reason: "its value is not the same once written as JSON" };
   return { ok: true, json };
 }
 

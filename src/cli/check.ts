@@ -7,6 +7,13 @@ import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import { describeAlert } from "../core/integrity.ts";
 import { isInside } from "../core/paths.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
+import {
+  bundledYamlVersion,
+  shippedYamlValues,
+  type YamlValueCache,
+  yamlValuesStamp,
+} from "../core/yaml-value-cache.ts";
+import { yamlValueMemory } from "../core/yaml-value-memory.ts";
 import { lastActivation } from "../events/activation.ts";
 import type { QuestActivation } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
@@ -80,10 +87,10 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   }
   // Every check pins HEAD (chooseBaselines): git reads it while the quest loads, on another core.
   const pinning = startPinning(resolve(io.cwd, values.cwd ?? "."));
-  const quest = await chooseQuest(resolve(io.cwd, positionals[0] ?? ""), values, io);
-  if (!quest.ok) return EXIT.invalid;
   const folders = await chooseFolders(values, io);
   if (!folders.ok) return EXIT.invalid;
+  const quest = await chooseQuest(resolve(io.cwd, positionals[0] ?? ""), values, folders.value, io);
+  if (!quest.ok) return EXIT.invalid;
   const recorded = await readRecorded(values, folders.value, io);
   if (!recorded.ok) return EXIT.invalid;
   return evaluateQuest(quest.value, values, folders.value, recorded.value, pinning, io);
@@ -103,8 +110,13 @@ function startPinning(workspace: string): Pinning {
 }
 
 /** The quest to check: the one `--quest` names, or the only one there; and its `--confirm` ids checked. */
-async function chooseQuest(path: string, values: CheckFlags, io: CliIo): Promise<Step<Quest>> {
-  const loaded = await loadQuests(path);
+async function chooseQuest(
+  path: string,
+  values: CheckFlags,
+  { dataDir }: Folders,
+  io: CliIo,
+): Promise<Step<Quest>> {
+  const loaded = await loadQuests(path, { yamlValues: questValueCache(dataDir) });
   if (!loaded.ok) {
     for (const diagnostic of loaded.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
     return { ok: false };
@@ -131,6 +143,17 @@ async function chooseQuest(path: string, values: CheckFlags, io: CliIo): Promise
       return stop(io, `--confirm ${id}: quest ${quest.id} has no such check (${[...checkIds].join(", ")})`);
   }
   return { ok: true, value: quest };
+}
+
+/**
+ * The parse cache the quest files are read with: the shipped pack's, and in front of it the
+ * values of the files this data dir's checks parsed before (yaml-value-memory.ts), for the
+ * bundle only, which names its yaml library (the sources parse every file).
+ */
+function questValueCache(dataDir: string): YamlValueCache | undefined {
+  const yaml = bundledYamlVersion();
+  const shipped = shippedYamlValues();
+  return yaml === undefined ? shipped : yamlValueMemory(dataDir, yamlValuesStamp(yaml), shipped);
 }
 
 /** The workspace (`--cwd`), and where evidence goes (`--data-dir`): never inside the workspace. */

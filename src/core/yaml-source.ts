@@ -2,8 +2,9 @@
  * A YAML file read as data, for the loaders of quests and plays: its value, and where each value
  * was written, for the diagnostics. The value comes from the shipped pack's parse cache
  * (yaml-value-cache.ts) when the text is one the cache records, else from the yaml library
- * (yaml-document.ts, loaded with `import()` the first time a file needs it). Positions are found
- * only when asked: for a cached file that is the only time its text is parsed.
+ * (yaml-document.ts, loaded with `import()` the first time a file needs it), and a cache that
+ * learns (yaml-value-memory.ts) is told the value. Positions are found only when asked: for a
+ * cached file that is the only time its text is parsed.
  */
 import type { Diagnostic } from "./diagnostics.ts";
 import type { Position, YamlLocator } from "./yaml-document.ts";
@@ -55,6 +56,7 @@ export async function readYamlSource(
   const { parseYamlDocument } = await import("./yaml-document.ts");
   const parsed = parseYamlDocument(text, file);
   if (!parsed.ok) return parsed;
+  cache?.remember?.(text, file, parsed.value);
   const { locator } = parsed;
   return { ok: true, source: sourceOf(file, text, parsed.value, async () => locator) };
 }

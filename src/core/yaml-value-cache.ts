@@ -56,7 +56,20 @@ export type YamlValueCache = {
    * cache covers; otherwise undefined, and the file is parsed.
    */
   valueOf(text: string, file: string): { value: unknown } | undefined;
+  /** Told the value a text of `file` parsed to, when the cache gave none (yaml-value-memory.ts keeps it). */
+  remember?(text: string, file: string, value: unknown): void;
 };
+
+/** The value as JSON, when JSON gives the same value back (not Infinity, NaN, -0, undefined, anything not plain data). */
+export function sameAsJson(value: unknown): string | undefined {
+  const json = JSON.stringify(value);
+  return json !== undefined && isDeepStrictEqual(JSON.parse(json), value) ? json : undefined;
+}
+
+/** The yaml library's version the bundle holds; undefined when the sources run. */
+export function bundledYamlVersion(): string | undefined {
+  return typeof __PI_QUESTS_BUNDLED_YAML__ === "string" ? __PI_QUESTS_BUNDLED_YAML__ : undefined;
+}
 
 /**
  * The cache a file's contents describe, for the files under `folder`, or undefined when it is
@@ -101,8 +114,8 @@ export function shippedYamlValues(): YamlValueCache | undefined {
 }
 
 function lazyShipped(): YamlValueCache | undefined {
-  if (typeof __PI_QUESTS_BUNDLED_YAML__ !== "string") return undefined;
-  const version = __PI_QUESTS_BUNDLED_YAML__;
+  const version = bundledYamlVersion();
+  if (version === undefined) return undefined;
   let root: string;
   try {
     root = packageRoot(import.meta.dirname);

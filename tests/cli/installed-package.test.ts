@@ -243,3 +243,26 @@ describe("the installed package's parse cache of its pack (dist/yaml-values.json
     },
   );
 });
+
+describe("the data dir's parse cache of the quest files check reads from outside the package", () => {
+  it("the second check of the same text does not load the yaml library; an edited text does", async () => {
+    const folder = makeWorkspace({ "hello.txt": "hello\n" });
+    const quest = join(makeWorkspace(), "quest.yaml");
+    const text =
+      "version: 1\nid: q\ntitle: T\ngoal: g\nchecks:\n  - type: file_exists\n    path: hello.txt\n";
+    writeFileSync(quest, text);
+    const check = ["check", quest, "--cwd", folder, "--data-dir", join(makeWorkspace(), "data")];
+    const yamlLoaded = async () => {
+      const loaded = await modulesLoadedBy(installed, check, env);
+      return loaded.filter(
+        (url) =>
+          url.startsWith("file:") && readFileSync(new URL(url), "utf8").includes("\n// node_modules/yaml/"),
+      ).length;
+    };
+    expect(await yamlLoaded()).toBe(1);
+    expect(await yamlLoaded()).toBe(0);
+    writeFileSync(quest, text.replace("title: T", "title: Edited"));
+    expect(await yamlLoaded()).toBe(1);
+    expect(await yamlLoaded()).toBe(0);
+  });
+});

@@ -111,6 +111,10 @@ describe("the build", () => {
     expect(reader).toHaveLength(1);
     const code = readFileSync(join(first.outDir, reader[0] ?? ""), "utf8");
     expect(code).not.toMatch(/typeof __PI_QUESTS_BUNDLED_YAML__|\(__PI_QUESTS_BUNDLED_YAML__\)/);
-    expect(code).toContain(`const version = ${JSON.stringify(yaml?.version)};`);
+    expect(code).toMatch(
+      new RegExp(
+        `function bundledYamlVersion\\(\\) \\{\\s*return ${JSON.stringify(yaml?.version).replaceAll(".", "\\.")};`,
+      ),
+    );
   });
 });
