@@ -283,9 +283,11 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
 }
 
 /**
- * Whether evaluating the quest again repeats nothing that matters: its receipts are all of
- * command checks run in the isolated verifier (a second evaluation reuses what the first ran),
- * with no review (a model's judgment) and nothing run in the learner's folder.
+ * Whether evaluating the quest again runs no command and no review a second time: its receipts
+ * are all of command checks run in the isolated verifier (a second evaluation reuses what the
+ * first ran), with no review (a model's judgment) and nothing run in the learner's folder. Its
+ * other checks are looked at again, as when the learner asks again (an MCP handshake starts its
+ * server again).
  */
 function repeatsNothing(quest: Quest): boolean {
   return quest.checks.filter(leavesReceipts).every(runsInTaskVerifier);
