@@ -33,7 +33,7 @@ describe("the data dir's parse cache", () => {
     memory.remember?.(text, file, value);
     const first = memory.valueOf(text, file);
     expect(first).toEqual({ value });
-    (first?.value as { checks: string[] }).checks.push("changed");
+    (first?.value as { checks: string[] } | undefined)?.checks.push("changed");
     expect(yamlValueMemory(dataDir, stamp).valueOf(text, file)).toEqual({ value });
   });
 
