@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { recordableFileSystem, TIMESTAMP_GRANULARITY_MS } from "../../src/receipts/fingerprint.ts";
-import { createQuestEvaluator, reviewerOf } from "../../src/runtime/quest-evaluator.ts";
-import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
+import { reviewerOf } from "../../src/runtime/quest-evaluator.ts";
 import type { QuestResult } from "../../src/verifier/results.ts";
+import { evaluatorFor } from "../support/command-quest.ts";
 import { dataDirOutside, makeRepo } from "../support/task-verifier.ts";
-import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
+import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
 
@@ -47,28 +47,7 @@ describe("an unchanged workspace, answered with one look", () => {
   /** A repository whose check passes while hello.txt says hello, and an evaluator of it with the racy window narrowed. */
   async function evaluatorOf() {
     const workspace = makeRepo({ "hello.txt": "hello\n", "test/says.sh": "grep -q hello hello.txt\n" });
-    const dataDir = dataDirOutside();
-    const file = QuestFileSchema.parse({
-      version: 1,
-      id: "says",
-      title: "Says",
-      goal: "Say hello.",
-      checks: [{ id: "says", type: "command", run: "bash test/says.sh" }],
-    });
-    const quest = {
-      ...file,
-      checks: [{ ...file.checks[0], id: "says" }],
-      source: "/pack/says.yaml",
-    } as Quest;
-    const evaluate = await createQuestEvaluator({
-      quest,
-      workspace,
-      baseline: git(workspace, "rev-parse", "HEAD").trim(),
-      dataDir,
-      agentDir: join(dataDir, "agent"),
-      home: dataDir,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      confirmed: () => undefined,
+    const evaluate = await evaluatorFor(workspace, dataDirOutside(), "bash test/says.sh", {
       statRecord: { racyWindowMs: TIMESTAMP_GRANULARITY_MS },
     });
     return { workspace, evaluate: () => evaluate({ events: [] }) };

@@ -21,13 +21,12 @@ import { openRecordSealer } from "../../src/core/record-sealers.ts";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { fullFingerprint } from "../../src/receipts/fingerprint.ts";
 import { openReceiptStore } from "../../src/receipts/store.ts";
-import { createQuestEvaluator, type QuestEvaluator } from "../../src/runtime/quest-evaluator.ts";
 import { type DependencyPin, pinDependencies } from "../../src/task-verifier/index.ts";
 import { acquireWorkspaceLock } from "../../src/task-verifier/lock.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
-import { type Quest, QuestFileSchema } from "../../src/verifier/quest.ts";
 import type { CheckResult, QuestResult } from "../../src/verifier/results.ts";
 import { ADD_TEST, BUGGY_ADD, FIXED_ADD } from "../support/add-project.ts";
+import { evaluatorFor } from "../support/command-quest.ts";
 import {
   dataDirOutside,
   expectCleanAfter,
@@ -71,33 +70,6 @@ function projectWithDependencies(): string {
     '{ "name": "add-check", "version": "1.0.0", "main": "index.js" }\n',
   );
   return workspace;
-}
-
-/** A quest with one command check, as the loader makes it. */
-function commandQuest(run: string): Quest {
-  const file = QuestFileSchema.parse({
-    version: 1,
-    id: "add",
-    title: "Add",
-    goal: "Fix add.",
-    checks: [{ id: "tests", type: "command", run }],
-  });
-  const checks = file.checks.map((check, index) => ({ ...check, id: check.id ?? `check-${index + 1}` }));
-  return { ...file, checks, source: "/pack/add.yaml" };
-}
-
-/** The runtime's evaluator (task verifier + receipts), as the extension builds it. */
-async function evaluatorFor(workspace: string, dataDir: string, run: string): Promise<QuestEvaluator> {
-  return createQuestEvaluator({
-    quest: commandQuest(run),
-    workspace,
-    baseline: git(workspace, "rev-parse", "HEAD").trim(),
-    dataDir,
-    agentDir: join(dataDir, "agent"),
-    home: dataDir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-    confirmed: () => undefined,
-  });
 }
 
 const only = (result: QuestResult): CheckResult => {
