@@ -238,7 +238,8 @@ export async function createQuestEvaluator(options: QuestEvaluatorOptions): Prom
   // snapshot of that evaluation.
   const opened = quest.checks.some(leavesReceipts) ? await openReceipts(options) : undefined;
   const oracle = options.oracleBaseline ?? options.baseline;
-  const reviewer = await reviewerOf(options);
+  // Who judges matters only to a review's receipt.
+  const reviewer = quest.checks.some(needsReviewer) ? await reviewerOf(options) : undefined;
   const presumable = repeatsNothing(quest);
   const evaluateOnce = async (input: EvaluationInput, presume: boolean) => {
     const receipts = opened
