@@ -62,7 +62,13 @@ export type YamlValueCache = {
 
 /** The value as JSON, when JSON gives the same value back (not Infinity, NaN, -0, undefined, anything not plain data). */
 export function sameAsJson(value: unknown): string | undefined {
-  const json = JSON.stringify(value);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    // A value JSON cannot write (an alias that contains itself) is not kept.
+    return undefined;
+  }
   return json !== undefined && isDeepStrictEqual(JSON.parse(json), value) ? json : undefined;
 }
 

@@ -14,15 +14,19 @@
  * cannot be written is no cache (docs/security.md, "The shipped pack's parse cache").
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+import { readRecordFile } from "./record-file.ts";
 import { scopedSealer } from "./record-sealers.ts";
 import { openSealer, type Sealer } from "./seal.ts";
 import { sameAsJson, type YamlValueCache, type YamlValuesStamp } from "./yaml-value-cache.ts";
 
 /** The folder of the entries, in the data dir. */
 export const YAML_MEMORY_FOLDER = "yaml-values";
+
+/** An entry's size at most: a quest file is at most 1 MiB, and its value as JSON about as much. */
+const MAX_ENTRY_BYTES = 8 * 1024 * 1024;
 
 type Entry = { stamp: YamlValuesStamp; textSha256: string; json: string; seal: string };
 
@@ -52,8 +56,10 @@ export function yamlValueMemory(
       const known = fallback?.valueOf(text, file);
       if (known) return known;
       const absolute = resolve(file);
+      const bytes = readRecordFile(entryFile(absolute), MAX_ENTRY_BYTES);
+      if (bytes === undefined) return undefined;
       try {
-        const entry = JSON.parse(readFileSync(entryFile(absolute), "utf8")) as Entry;
+        const entry = JSON.parse(bytes.toString("utf8")) as Entry;
         if (!isDeepStrictEqual(entry.stamp, stamp) || entry.textSha256 !== sha256(text)) return undefined;
         if (typeof entry.seal !== "string" || !sealerOf(absolute).verifyText(sealedText(entry), entry.seal))
           return undefined;
@@ -65,13 +71,16 @@ export function yamlValueMemory(
     },
     remember(text, file, value) {
       const json = sameAsJson(value);
-      if (json === undefined) return;
+      if (json === undefined || json.length > MAX_ENTRY_BYTES / 2) return;
       const absolute = resolve(file);
       const unsealed = { stamp, textSha256: sha256(text), json };
       const target = entryFile(absolute);
       const temporary = `${target}.${randomBytes(6).toString("hex")}.tmp`;
       try {
         mkdirSync(folder, { recursive: true });
+        // Only into a folder of its own: a link put in its place (into the learner's workspace,
+        // say) is not followed, and nothing is written.
+        if (!lstatSync(folder).isDirectory()) return;
         const entry: Entry = { ...unsealed, seal: sealerOf(absolute).sealText(sealedText(unsealed)) };
         // No fsync: a torn entry fails its seal and is not used.
         writeFileSync(temporary, JSON.stringify(entry), { flag: "wx", mode: 0o600 });

@@ -51,7 +51,9 @@ export type Evaluation = {
   forgetSnapshot(): void;
   /** The fingerprint presumed for this evaluation (ReceiptPortOptions.presume), asked once. */
   presumed(): Fingerprint | undefined;
-  /** Whether a receipt was chosen with the presumed fingerprint, and what the recheck found of it. */
+  /** Whether the files were looked at in this evaluation (a snapshot taken). */
+  looked(): boolean;
+  /** Whether a receipt was chosen with the presumed fingerprint, and what a look found of it. */
   presumption: "unused" | "relied" | "held" | "failed";
   /** The stored receipts, read once and kept up to date with what this evaluation writes. */
   receipts(): Promise<Receipt[]>;
@@ -93,6 +95,7 @@ function openEvaluation(options: ReceiptPortOptions): Evaluation {
     forgetSnapshot: () => {
       snapshot = undefined;
     },
+    looked: () => snapshot !== undefined,
     presumed: () => {
       presumed ??= { fingerprint: options.presume?.(options.workspace) };
       return presumed.fingerprint;
@@ -129,7 +132,8 @@ async function reuse(
   cwd: string,
 ): Promise<CheckResult | undefined> {
   if (check.isolation !== "worktree") return undefined;
-  const presumed = evaluation.presumed();
+  // Presumed only until the files are looked at: then what the look found chooses.
+  const presumed = evaluation.looked() ? undefined : evaluation.presumed();
   if (presumed) {
     const answer = await answerFrom(evaluation, check, questId, cwd, presumed.value);
     if (answer) {
@@ -139,7 +143,29 @@ async function reuse(
   }
   const snap = await evaluation.snapshot();
   if (!snap.ok) return undefined;
+  if (evaluation.presumption === "relied" && snap.fingerprint.value !== evaluation.presumed()?.value)
+    evaluation.presumption = "failed";
+  // A check answered earlier in this evaluation was of other files: it is evaluated again, and
+  // so is this one, which must not run now and then a second time (presumptionFailed).
+  if (evaluation.presumption === "failed") return evaluatedAgain(check, cwd);
   return answerFrom(evaluation, check, questId, cwd, snap.fingerprint.value);
+}
+
+/** The placeholder of a check left to the evaluation made again; never published. */
+function evaluatedAgain(check: CommandCheck, cwd: string): CheckResult {
+  return {
+    id: check.id,
+    type: "command",
+    status: "pending",
+    evidence: {
+      kind: "command",
+      summary: "the files changed since they were last looked at: evaluated again",
+      script: check.id,
+      cwd,
+      isolation: check.isolation,
+      pending: "stale",
+    },
+  };
 }
 
 /** The result a fresh receipt of this check on files of `fingerprint` holds, if there is one. */
@@ -309,6 +335,8 @@ async function recheck(evaluation: Evaluation, results: readonly CheckResult[]):
   const receipted = results.some((c) => c.status === "pass" && hasReceipt(c.evidence));
   // A receipt chosen by a presumption is looked at even when it failed: it may be of other files.
   if (!receipted && evaluation.presumption === "unused") return [...results];
+  // Already known: the caller evaluates again, from a look.
+  if (evaluation.presumption === "failed") return [...results];
   const now = await evaluation.takeFingerprint(evaluation.options.workspace);
   if (evaluation.presumption === "relied") {
     const held = now.ok && now.fingerprint.value === evaluation.presumed()?.value;

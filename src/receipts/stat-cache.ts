@@ -12,16 +12,23 @@
  * floats. The seal covers the header, so the digests.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { ONE_PARSE } from "../core/one-parse.ts";
+import { readRecordFile } from "../core/record-file.ts";
 import type { Sealer } from "../core/seal.ts";
 import { VERSION } from "../core/version.ts";
 import { STAT_FIELDS, type StatRecord } from "./fingerprint.ts";
 import { FingerprintSchema } from "./schema.ts";
 
 export const STAT_CACHE_FORMAT = "pi-quests.stat-cache/2";
+
+/**
+ * A cache's size at most: the paths (at most the fingerprint's 100,000 entries and 20,000 folders,
+ * each at most a few KB long) and 48 bytes of numbers each. Larger is no cache (a FIFO or a link
+ * to /dev/zero in its place is none either: src/core/record-file.ts).
+ */
+const MAX_STAT_CACHE_BYTES = 256 * 1024 * 1024;
 
 export type StatCache = { file: string; sealer: Sealer };
 
@@ -45,12 +52,8 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 
 /** The cached record, when there is one pi-quests sealed for this workspace; else undefined. */
 export function readStatCache(cache: StatCache): StatRecord | undefined {
-  let file: Buffer;
-  try {
-    file = readFileSync(cache.file);
-  } catch {
-    return undefined;
-  }
+  const file = readRecordFile(cache.file, MAX_STAT_CACHE_BYTES);
+  if (file === undefined) return undefined;
   const formatEnd = file.indexOf(10);
   const sealEnd = file.indexOf(10, formatEnd + 1);
   const headerEnd = file.indexOf(10, sealEnd + 1);

@@ -4,7 +4,8 @@
  * only while its seal verifies; it keeps only what JSON gives back the same; a data dir it cannot
  * write is no cache.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { yamlValuesStamp } from "../../src/core/yaml-value-cache.ts";
@@ -91,6 +92,35 @@ describe("the data dir's parse cache", () => {
     const memory = yamlValueMemory(notAFolder, stamp);
     expect(() => memory.remember?.(text, file, value)).not.toThrow();
     expect(memory.valueOf(text, file)).toBeUndefined();
+  });
+
+  it("keeps nothing of a value JSON cannot write (an alias that contains itself), and does not throw", () => {
+    const { dataDir, file, memory } = setup();
+    const loop: unknown[] = [];
+    loop.push(loop);
+    expect(() => memory.remember?.(text, file, { loop })).not.toThrow();
+    expect(memory.valueOf(text, file)).toBeUndefined();
+    expect(() => entries(dataDir)).toThrow();
+  });
+
+  it("reads no FIFO and follows no link in an entry's place, at once", () => {
+    const { dataDir, file, memory } = setup();
+    memory.remember?.(text, file, value);
+    const path = entryPath(dataDir);
+    rmSync(path);
+    execFileSync("mkfifo", [path]);
+    expect(memory.valueOf(text, file)).toBeUndefined();
+    rmSync(path);
+    symlinkSync("/dev/zero", path);
+    expect(memory.valueOf(text, file)).toBeUndefined();
+  });
+
+  it("writes nothing through a link put in place of its folder (into the learner's workspace, say)", () => {
+    const { dataDir, file } = setup();
+    const workspace = makeWorkspace();
+    symlinkSync(workspace, join(dataDir, YAML_MEMORY_FOLDER));
+    yamlValueMemory(dataDir, stamp).remember?.(text, file, value);
+    expect(readdirSync(workspace)).toEqual([]);
   });
 
   it("asks the cache it falls back on first", () => {

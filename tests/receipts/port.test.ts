@@ -162,6 +162,21 @@ describe("a presumed fingerprint: a receipt chosen with it, the files looked at 
     expect(port?.presumptionFailed()).toBe(true);
   });
 
+  it("one check answered by the presumption, another with no receipt: the look shows other files, and nothing runs before the evaluation is made again", async () => {
+    const { ran, evaluate, workspace } = await setup();
+    await evaluate([says("hello", "first")]);
+    const { fingerprint: before } = await looks(workspace);
+    writeFileSync(join(workspace, "hello.txt"), "hello again\n");
+    let port: PresumingReceiptPort | undefined;
+    const result = await evaluate([says("hello", "first"), says("again", "second")], {
+      presume: () => before,
+      port: (p) => (port = p),
+    });
+    expect(ran).toEqual(["grep -q hello hello.txt"]);
+    expect(port?.presumptionFailed()).toBe(true);
+    expect(result.checks[1]).toMatchObject({ status: "pending" });
+  });
+
   it("a presumption that no receipt answers is not relied on: the files are looked at and chosen with", async () => {
     const { ran, evaluate, workspace } = await setup();
     await evaluate([says("hello")]);

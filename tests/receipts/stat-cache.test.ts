@@ -3,8 +3,10 @@
  * an unchanged workspace from it by lstat alone; a cache the agent forged, edited, copied from
  * another workspace or put back from earlier never answers for files that changed.
  */
+
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +74,7 @@ describe.skipIf(!recordableFileSystem(tmpdir()))("the sealed stat cache", () => 
   let cacheFolder: string;
 
   beforeAll(async () => {
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 8; i++) {
       const dir = makeWorkspace({ "a.txt": "alpha\n", "src/b.txt": "beta\n" });
       commitAll(dir);
       dirs.push(dir);
@@ -165,6 +167,18 @@ describe.skipIf(!recordableFileSystem(tmpdir()))("the sealed stat cache", () => 
     await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     writeFileSync(cacheOf(dir).file, earlier);
     const later = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
+    expect(later.ok && later.path).not.toBe("stat");
+    expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
+  });
+
+  it("a FIFO in the cache's place is no cache: nothing waits on it, and the full path answers", async () => {
+    const dir = dirs[7] as string;
+    await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
+    rmSync(cacheOf(dir).file);
+    execFileSync("mkfifo", [cacheOf(dir).file]);
+    const fingerprinter = createFingerprinter({ ...NARROW, cache: cacheOf(dir) });
+    expect(fingerprinter.presume(dir)).toBeUndefined();
+    const later = await fingerprinter(dir);
     expect(later.ok && later.path).not.toBe("stat");
     expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
   });
