@@ -53,8 +53,8 @@ export type Evaluation = {
   presumed(): Fingerprint | undefined;
   /** Whether the files were looked at in this evaluation (a snapshot taken). */
   looked(): boolean;
-  /** Whether a receipt was chosen with the presumed fingerprint, and what a look found of it. */
-  presumption: "unused" | "relied" | "held" | "failed";
+  /** Whether a receipt was chosen with the presumed fingerprint, and whether a look found other files since. */
+  presumption: "unused" | "relied" | "failed";
   /** The stored receipts, read once and kept up to date with what this evaluation writes. */
   receipts(): Promise<Receipt[]>;
   write(receipt: Receipt): Promise<void>;
@@ -143,12 +143,17 @@ async function reuse(
   }
   const snap = await evaluation.snapshot();
   if (!snap.ok) return undefined;
-  if (evaluation.presumption === "relied" && snap.fingerprint.value !== evaluation.presumed()?.value)
-    evaluation.presumption = "failed";
+  judgePresumption(evaluation, snap);
   // A check answered earlier in this evaluation was of other files: it is evaluated again, and
   // so is this one, which must not run now and then a second time (presumptionFailed).
   if (evaluation.presumption === "failed") return evaluatedAgain(check, cwd);
   return answerFrom(evaluation, check, questId, cwd, snap.fingerprint.value);
+}
+
+/** A look at the files after a receipt was chosen with the presumed fingerprint: were they other files? */
+function judgePresumption(evaluation: Evaluation, look: FingerprintOutcome): void {
+  if (evaluation.presumption !== "relied") return;
+  if (!look.ok || look.fingerprint.value !== evaluation.presumed()?.value) evaluation.presumption = "failed";
 }
 
 /** The placeholder of a check left to the evaluation made again; never published. */
@@ -338,10 +343,7 @@ async function recheck(evaluation: Evaluation, results: readonly CheckResult[]):
   // Already known: the caller evaluates again, from a look.
   if (evaluation.presumption === "failed") return [...results];
   const now = await evaluation.takeFingerprint(evaluation.options.workspace);
-  if (evaluation.presumption === "relied") {
-    const held = now.ok && now.fingerprint.value === evaluation.presumed()?.value;
-    evaluation.presumption = held ? "held" : "failed";
-  }
+  judgePresumption(evaluation, now);
   return results.map((result) => staleIfChanged(result, now));
 }
 
