@@ -23,15 +23,10 @@ import {
   gitBlobId,
 } from "../../src/receipts/fingerprint.ts";
 import { applyEdits, buildRepo, isLink, random, write } from "../support/random-repo.ts";
+import { valueIn } from "../support/stat-record.ts";
 import { commitAll, git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
-
-/** The fingerprint's value, failing the test when there is none. */
-function valueIn(outcome: FingerprintOutcome): string {
-  if (!outcome.ok) throw new Error(`no fingerprint: ${outcome.reason}`);
-  return outcome.fingerprint.value;
-}
 
 function reasonOf(outcome: FingerprintOutcome): string {
   if (outcome.ok) throw new Error("expected no fingerprint");

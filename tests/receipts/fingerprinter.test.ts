@@ -19,14 +19,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type FingerprintOutcome,
-  fullFingerprint,
-  recordableFileSystem,
-  TIMESTAMP_GRANULARITY_MS,
-} from "../../src/receipts/fingerprint.ts";
+import { fullFingerprint, recordableFileSystem } from "../../src/receipts/fingerprint.ts";
 import { createFingerprinter, type Fingerprinter } from "../../src/receipts/fingerprinter.ts";
 import { applyEdits, buildRepo, random } from "../support/random-repo.ts";
+import { NARROW, pastRacyWindow, valueIn } from "../support/stat-record.ts";
 import { commitAll, git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterAll(removeWorkspaces);
@@ -50,16 +46,6 @@ function workspace(): string {
   return dir;
 }
 
-/**
- * The racy window narrowed to the timestamp granularity, as if dirty pages were written back at
- * once: the default also waits out the kernel's writeback (42 s with its defaults), longer than a
- * test should sleep. One test below shows the default refusing what this one accepts.
- */
-const NARROW = { racyWindowMs: TIMESTAMP_GRANULARITY_MS };
-
-/** Files written before this resolves are outside the racy window of any scan after it. */
-const pastRacyWindow = () => new Promise((resolve) => setTimeout(resolve, TIMESTAMP_GRANULARITY_MS + 300));
-
 /** Sets `path`'s mtime to exactly `mtimeNs` (touch takes nanoseconds; utimes in Node does not). */
 function setMtimeNs(path: string, mtimeNs: bigint): void {
   const seconds = mtimeNs / 1_000_000_000n;
@@ -81,11 +67,6 @@ function rewriteInPlace(path: string, content: string): void {
     before.mode,
   ]);
   expect(after.ctimeNs).not.toBe(before.ctimeNs);
-}
-
-function valueIn(outcome: FingerprintOutcome): string {
-  if (!outcome.ok) throw new Error(`no fingerprint: ${outcome.reason}`);
-  return outcome.fingerprint.value;
 }
 
 type Case = {

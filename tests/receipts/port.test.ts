@@ -13,7 +13,6 @@ import { reassess } from "../../src/receipts/assess.ts";
 import {
   type FingerprintOutcome,
   recordableFileSystem,
-  TIMESTAMP_GRANULARITY_MS,
   fingerprint as takeFingerprintOf,
 } from "../../src/receipts/fingerprint.ts";
 import { createFingerprinter } from "../../src/receipts/fingerprinter.ts";
@@ -27,6 +26,7 @@ import type { QuestResult } from "../../src/verifier/results.ts";
 import { check } from "../support/checks.ts";
 import { fakeProbes } from "../support/fake-probes.ts";
 import { testSealer } from "../support/seal.ts";
+import { NARROW, pastRacyWindow } from "../support/stat-record.ts";
 import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
@@ -284,10 +284,10 @@ describe("receipts", () => {
       const { evaluate, workspace } = await setup();
       commitAll(workspace);
       // Past the racy window, so that the evaluation's first fingerprint leaves a stat record.
-      await new Promise((resolve) => setTimeout(resolve, TIMESTAMP_GRANULARITY_MS + 300));
+      await pastRacyWindow();
       const looks = async (edit: boolean) => {
         // The racy window narrowed to the granularity (tests/receipts/fingerprinter.test.ts says why).
-        const fingerprinter = createFingerprinter({ racyWindowMs: TIMESTAMP_GRANULARITY_MS });
+        const fingerprinter = createFingerprinter(NARROW);
         const paths: string[] = [];
         let calls = 0;
         const takeFingerprint = async (dir: string) => {

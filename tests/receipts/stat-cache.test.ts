@@ -12,27 +12,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordSealer } from "../../src/core/record-sealers.ts";
 import { type Sealer, sealerFromKey } from "../../src/core/seal.ts";
-import {
-  type FingerprintOutcome,
-  fullFingerprint,
-  recordableFileSystem,
-  TIMESTAMP_GRANULARITY_MS,
-} from "../../src/receipts/fingerprint.ts";
+import { fullFingerprint, recordableFileSystem } from "../../src/receipts/fingerprint.ts";
 import { createFingerprinter } from "../../src/receipts/fingerprinter.ts";
 import { STAT_CACHE_FORMAT, type StatCache } from "../../src/receipts/stat-cache.ts";
+import { NARROW, pastRacyWindow, valueIn } from "../support/stat-record.ts";
 import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterAll(removeWorkspaces);
 
 /** The racy window narrowed to the granularity (tests/receipts/fingerprinter.test.ts says why). */
-const NARROW = { racyWindowMs: TIMESTAMP_GRANULARITY_MS };
 const KEY = Buffer.alloc(32, 7);
 const sealerOf = (workspace: string): Sealer => recordSealer(sealerFromKey(KEY), "stat-cache", workspace);
-
-function valueIn(outcome: FingerprintOutcome): string {
-  if (!outcome.ok) throw new Error(`no fingerprint: ${outcome.reason}`);
-  return outcome.fingerprint.value;
-}
 
 /** The cache's parts: the format line, the seal, the header, the paths and the lstat numbers. */
 function partsOf(file: string) {
@@ -80,7 +70,7 @@ describe.skipIf(!recordableFileSystem(tmpdir()))("the sealed stat cache", () => 
       dirs.push(dir);
     }
     cacheFolder = makeWorkspace();
-    await new Promise((resolve) => setTimeout(resolve, TIMESTAMP_GRANULARITY_MS + 300));
+    await pastRacyWindow();
   });
 
   const cacheOf = (dir: string, sealer = sealerOf(dir)): StatCache => ({

@@ -10,10 +10,11 @@ import { realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { recordableFileSystem, TIMESTAMP_GRANULARITY_MS } from "../../src/receipts/fingerprint.ts";
+import { recordableFileSystem } from "../../src/receipts/fingerprint.ts";
 import { reviewerOf } from "../../src/runtime/quest-evaluator.ts";
 import type { QuestResult } from "../../src/verifier/results.ts";
 import { evaluatorFor } from "../support/command-quest.ts";
+import { NARROW, pastRacyWindow } from "../support/stat-record.ts";
 import { dataDirOutside, makeRepo } from "../support/task-verifier.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
@@ -48,7 +49,7 @@ describe("an unchanged workspace, answered with one look", () => {
   async function evaluatorOf() {
     const workspace = makeRepo({ "hello.txt": "hello\n", "test/says.sh": "grep -q hello hello.txt\n" });
     const evaluate = await evaluatorFor(workspace, dataDirOutside(), "bash test/says.sh", {
-      statRecord: { racyWindowMs: TIMESTAMP_GRANULARITY_MS },
+      statRecord: NARROW,
     });
     return { workspace, evaluate: () => evaluate({ events: [] }) };
   }
@@ -63,7 +64,7 @@ describe("an unchanged workspace, answered with one look", () => {
       const { workspace, evaluate } = await evaluatorOf();
       expect(await evaluate()).toMatchObject({ status: "pass" });
       // Past the racy window, a look leaves a stat record; the next evaluation presumes its fingerprint.
-      await new Promise((resolve) => setTimeout(resolve, TIMESTAMP_GRANULARITY_MS + 300));
+      await pastRacyWindow();
       const recorded = await evaluate();
       expect([recorded.status, reused(recorded)]).toEqual(["pass", true]);
       const presumed = await evaluate();
