@@ -7,8 +7,9 @@
  * docs/security.md says how the key is kept from the agent, and where that stops.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { readRecordFile } from "./record-file.ts";
 
 /** The field a sealed record carries. */
 export const SEAL_FIELD = "seal";
@@ -110,11 +111,9 @@ export function openSealer(dataDir: string): Sealer {
 }
 
 function readKey(keyFile: string): Buffer | undefined {
-  let text: string;
-  try {
-    text = readFileSync(keyFile, "utf8").trim();
-  } catch {
-    return undefined;
-  }
+  // A key is 65 bytes; a FIFO or a link in its place is unreadable, like any other bad key.
+  const read = readRecordFile(keyFile, 1024);
+  if (!read.ok) return undefined;
+  const text = read.bytes.toString("utf8").trim();
   return KEY_PATTERN.test(text) ? Buffer.from(text, "hex") : undefined;
 }

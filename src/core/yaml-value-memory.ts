@@ -56,10 +56,10 @@ export function yamlValueMemory(
       const known = fallback?.valueOf(text, file);
       if (known) return known;
       const absolute = resolve(file);
-      const bytes = readRecordFile(entryFile(absolute), MAX_ENTRY_BYTES);
-      if (bytes === undefined) return undefined;
+      const read = readRecordFile(entryFile(absolute), MAX_ENTRY_BYTES);
+      if (!read.ok) return undefined;
       try {
-        const entry = JSON.parse(bytes.toString("utf8")) as Entry;
+        const entry = JSON.parse(read.bytes.toString("utf8")) as Entry;
         if (!isDeepStrictEqual(entry.stamp, stamp) || entry.textSha256 !== sha256(text)) return undefined;
         if (typeof entry.seal !== "string" || !sealerOf(absolute).verifyText(sealedText(entry), entry.seal))
           return undefined;

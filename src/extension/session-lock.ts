@@ -7,9 +7,10 @@
  * copies as altered. A lock whose process is gone (a crash) is taken as absent. No schema library:
  * print mode reads it.
  */
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
+import { readRecordFile } from "../core/record-file.ts";
 import { processAlive } from "../probes/os/process-group.ts";
 
 const LOCK_FILE = "session.lock";
@@ -34,7 +35,9 @@ export async function anotherSessionHolds(folder: string): Promise<boolean> {
 
 async function lockHolder(folder: string): Promise<number | undefined> {
   try {
-    const { pid } = JSON.parse(await readFile(join(folder, LOCK_FILE), "utf8")) as { pid?: unknown };
+    const read = readRecordFile(join(folder, LOCK_FILE), 4096);
+    if (!read.ok) return undefined;
+    const { pid } = JSON.parse(read.bytes.toString("utf8")) as { pid?: unknown };
     return typeof pid === "number" && Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

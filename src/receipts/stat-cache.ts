@@ -52,8 +52,9 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
 
 /** The cached record, when there is one pi-quests sealed for this workspace; else undefined. */
 export function readStatCache(cache: StatCache): StatRecord | undefined {
-  const file = readRecordFile(cache.file, MAX_STAT_CACHE_BYTES);
-  if (file === undefined) return undefined;
+  const read = readRecordFile(cache.file, MAX_STAT_CACHE_BYTES);
+  if (!read.ok) return undefined;
+  const file = read.bytes;
   const formatEnd = file.indexOf(10);
   const sealEnd = file.indexOf(10, formatEnd + 1);
   const headerEnd = file.indexOf(10, sealEnd + 1);

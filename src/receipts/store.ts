@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
-import { mkdir, open, readdir, readFile } from "node:fs/promises";
+import { mkdir, open, readdir } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { writeAtomically } from "../core/atomic-file.ts";
 import { ONE_PARSE } from "../core/one-parse.ts";
+import { readRecordFile } from "../core/record-file.ts";
 import { canonicalJson, type Sealer, sealRecord, verifyRecord } from "../core/seal.ts";
 import { processAlive } from "../probes/os/process-group.ts";
 import { normalizeRelativePath } from "./identity.ts";
@@ -101,6 +102,9 @@ export function newestByIdentity(receipts: readonly Receipt[]): Map<string, Rece
 
 /** An id becomes a file name, so it must not be able to leave the folder or look like a temp file. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A receipt's size at most (its evidence keeps at most 64 KiB of output); larger is not read. */
+const MAX_RECEIPT_BYTES = 4 * 1024 * 1024;
 
 /** Flushes the folder so the rename itself survives a power cut; not every system allows it. */
 async function syncFolder(dir: string): Promise<void> {
@@ -224,16 +228,13 @@ export async function openReceiptStore(dir: string, options: ReceiptStoreOptions
     for (const name of checked.keys()) if (!files.includes(name)) checked.delete(name);
     for (const name of files) {
       const remembered = written.get(name.slice(0, -".json".length));
-      let text: string;
-      try {
-        text = await readFile(join(dir, name), "utf8");
-      } catch (error) {
+      const read = readRecordFile(join(dir, name), MAX_RECEIPT_BYTES);
+      if (!read.ok) {
         if (remembered) continue; // gone since the listing began: counted below as removed
-        warnings.push(
-          `${name}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); skipped`,
-        );
+        warnings.push(`${name}: cannot be read (${read.reason}); skipped`);
         continue;
       }
+      const text = read.bytes.toString("utf8");
       const outcome = parseOnce(name, text);
       if (remembered) {
         seen.add(remembered.id);

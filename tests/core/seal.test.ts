@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,6 +54,14 @@ describe("seals", () => {
     const second = openSealer(dir);
     expect(second.fresh).toBe(false);
     expect(verifyRecord(second, sealRecord(first, { a: 1 })).ok).toBe(true);
+  });
+
+  it("a FIFO put in the key file's place is not waited on: it is replaced by a new key", () => {
+    const dir = dataDir();
+    execFileSync("mkfifo", [join(dir, SEAL_KEY_FILE)]);
+    const sealer = openSealer(dir);
+    expect(statSync(join(dir, SEAL_KEY_FILE)).isFile()).toBe(true);
+    expect(verifyRecord(sealer, sealRecord(sealer, { a: 1 })).ok).toBe(true);
   });
 
   it("a key file that holds no key is replaced, and seals made before no longer verify", () => {

@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -189,6 +189,20 @@ describe("what a crash or an older version leaves", () => {
     // A sealed receipt under another name is a copy: altered, not a torn write.
     expect(altered).toEqual([
       { file: "copy.json", reason: 'it holds receipt "original", not its own name: a copy' },
+    ]);
+  });
+});
+
+describe("a file the agent put among the receipts", () => {
+  it("a FIFO, or a link to /dev/zero, named like a receipt is skipped at once, not waited on or read", async () => {
+    await store.write(receipt({ id: "r1" }));
+    execFileSync("mkfifo", [file("pipe.json")]);
+    await symlink("/dev/zero", file("zero.json"));
+    const { receipts, warnings } = await store.list();
+    expect(receipts.map((found) => found.id)).toEqual(["r1"]);
+    expect(warnings).toEqual([
+      "pipe.json: cannot be read (not a regular file); skipped",
+      "zero.json: cannot be read (ELOOP); skipped",
     ]);
   });
 });
