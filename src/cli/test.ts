@@ -14,10 +14,10 @@ import { EXIT } from "./exit-codes.ts";
 import { type CliIo, printDiagnostics, tryParse } from "./io.ts";
 import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
 import { findPi } from "./plays/pi-binary.ts";
-import { planChains } from "./plays/plan.ts";
+import { planAdvisedOrder, planChains } from "./plays/plan.ts";
 import { type TestReport, testExitCode } from "./plays/report.ts";
 import { isReporterName, REPORTER_NAMES, REPORTERS } from "./plays/reporters.ts";
-import { runPlays } from "./plays/runner.ts";
+import { type PlayRun, runPlays } from "./plays/runner.ts";
 import { TEST_USAGE } from "./usage.ts";
 
 const TEST_OPTIONS = {
@@ -26,6 +26,7 @@ const TEST_OPTIONS = {
   reporter: { type: "string" },
   jobs: { type: "string" },
   strict: { type: "boolean" },
+  "advised-order": { type: "boolean" },
   keep: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -71,10 +72,16 @@ export async function test(args: string[], io: CliIo): Promise<number> {
 
   const asked = (quest: string) =>
     (values.quest === undefined || quest === values.quest) && (inChapters.ids?.has(quest) ?? true);
-  const chosen = plays.value.filter((play) => asked(play.quest));
+  const advised = values["advised-order"] === true;
+  const sequence = planAdvisedOrder(quests.value, plays.value, asked);
+  const chosen = advised
+    ? sequence.filter((play) => asked(play.quest))
+    : plays.value.filter((play) => asked(play.quest));
   // Planned with every play: a chosen quest's requirements are set up by their own pass plays.
-  const chains = planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play));
-  const { reports, kept } = await runPlays(chains, {
+  const runs: PlayRun[] = advised
+    ? [{ kind: "sequence", plays: sequence }]
+    : planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play));
+  const { reports: played, kept } = await runPlays(runs, {
     pack,
     piCli: pi.pi.cli,
     extensions: EXTENSION_FILES,
@@ -84,6 +91,8 @@ export async function test(args: string[], io: CliIo): Promise<number> {
     keep: values.keep === true,
     timeouts: PLAY_TIMEOUTS,
   });
+  // In the advised order the quests before the ones asked are played too, to get there; only the asked are reported.
+  const reports = played.filter((play) => asked(play.quest));
   const report: TestReport = {
     pack: positionals[0] ?? "",
     plays: reports,

@@ -40,8 +40,9 @@ Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events 
 export const TEST_USAGE = `Usage: pi-quests test PACK_DIR [options]
 
 Plays every quest's solutions in the real Pi (offline, with pi-quests' scripted model):
-solutions/QUEST/pass.yaml must end with the quest complete, each fail-NAME.yaml with it not
-complete. The required quests' pass plays run first, in the same workspace.
+solutions/QUEST/pass.yaml and each pass-NAME.yaml (another honest way) must end with the quest
+complete, each fail-NAME.yaml with it not complete. The required quests' pass plays run first,
+in the same workspace.
 
 Options:
   --quest ID             only this quest's plays
@@ -51,6 +52,9 @@ Options:
   --reporter NAME        text (default), json, junit or tap
   --jobs N               plays run side by side (default: the number of cores)
   --strict               a quest without solutions/QUEST/pass.yaml fails the run
+  --advised-order        play only each quest's pass play, all in one workspace in pack
+                         order: every quest after all the quests before it, as a learner
+                         who follows the pack's order (not only after its requires)
   --keep                 keep the plays' folders, and print where they are
   -h, --help             this text
 

@@ -1,5 +1,5 @@
 /**
- * Reads a pack's plays: `solutions/<quest-id>/pass.yaml` and `fail-<name>.yaml` beside the quest
+ * Reads a pack's plays: `solutions/<quest-id>/pass.yaml`, `pass-<name>.yaml` and `fail-<name>.yaml` beside the quest
  * files. Every problem is reported with file:line:col, as quest files' are: a folder for a quest
  * the pack does not have, a file that is not a play, a play file that does not follow the schema
  * (src/verifier/play.ts). A pack without a solutions folder has no plays, which is not an error.
@@ -15,7 +15,10 @@ import { zodDiagnostics } from "./schema-diagnostics.ts";
 
 export const SOLUTIONS_FOLDER = "solutions";
 
-/** The plays of the pack in `packDir` for `questIds`, in pack order, each quest's pass play first. */
+/**
+ * The plays of the pack in `packDir` for `questIds`, in pack order; a quest's own in file-name
+ * order, except its pass play first.
+ */
 export async function loadPlays(
   packDir: string,
   questIds: readonly string[],
@@ -66,7 +69,7 @@ async function readQuestPlays(
       diagnostics.push(
         at(
           path,
-          "is not a play: a quest's plays are pass.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
+          "is not a play: a quest's plays are pass.yaml, pass-<name>.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
         ),
       );
       continue;

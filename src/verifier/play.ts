@@ -1,14 +1,15 @@
 /**
  * A play: one scripted way through a quest, which `pi-quests test` plays in the real Pi to prove
  * the quest (docs/quest-format.md, "Solutions and pi-quests test"). `solutions/<quest>/pass.yaml`
- * must end with the quest complete, each `fail-<name>.yaml` with it not complete. A play is what
- * a learner does, step by step, and what the scripted model answers to each prompt.
+ * and each `pass-<name>.yaml` (another honest way) must end with the quest complete, each
+ * `fail-<name>.yaml` with it not complete. A play is what a learner does, step by step, and what
+ * the scripted model answers to each prompt.
  */
 import { z } from "zod";
 import type { JsonValue, Reply } from "../core/play-replies.ts";
 
-/** `pass`, or `fail-` and a name: the file name says how the play must end. */
-export const PLAY_NAME_PATTERN = /^(pass|fail-[a-z0-9][a-z0-9-]*)$/;
+/** `pass`, `pass-` and a name, or `fail-` and a name: the file name says how the play must end. */
+export const PLAY_NAME_PATTERN = /^(pass(-[a-z0-9][a-z0-9-]*)?|fail-[a-z0-9][a-z0-9-]*)$/;
 
 const ReplySchema = z
   .strictObject({
@@ -155,13 +156,26 @@ export type PlayFile = z.output<typeof PlayFileSchema>;
 /** A play as the runner needs it: whose it is, how it must end, what it does. */
 export type Play = PlayFile & {
   quest: string;
-  /** `pass` or `fail-<name>`: the file's name without `.yaml`. */
+  /** `pass`, `pass-<name>` or `fail-<name>`: the file's name without `.yaml`. */
   name: string;
   expected: "complete" | "not complete";
   /** The play file. */
   source: string;
 };
 
+/** Every play whose name starts with `pass` must complete its quest; every `fail-` play must not. */
 export function expectationOf(name: string): Play["expected"] {
-  return name === "pass" ? "complete" : "not complete";
+  return name === "pass" || name.startsWith("pass-") ? "complete" : "not complete";
+}
+
+/**
+ * The play that completes `quest` before the plays of the quests that require it: its
+ * `pass.yaml`, else its first `pass-<name>.yaml` (plays come in file-name order).
+ */
+export function completingPlay<P extends Pick<Play, "quest" | "name" | "expected">>(
+  plays: readonly P[],
+  quest: string,
+): P | undefined {
+  const passing = plays.filter((play) => play.quest === quest && play.expected === "complete");
+  return passing.find((play) => play.name === "pass") ?? passing[0];
 }

@@ -1,6 +1,7 @@
 /**
- * A pack's plays as `pi-quests test` and `lint` read them: `solutions/<quest>/pass.yaml` and
- * `fail-<name>.yaml`, each checked against the play schema, every problem with file:line:col.
+ * A pack's plays as `pi-quests test` and `lint` read them: `solutions/<quest>/pass.yaml`,
+ * `pass-<name>.yaml` and `fail-<name>.yaml`, each checked against the play schema, every problem
+ * with file:line:col.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -91,6 +92,25 @@ describe("loadPlays", () => {
     ]);
   });
 
+  it("reads pass-<name> plays as other honest ways: each must complete its quest, after the pass play", async () => {
+    const steps = "version: 1\nsteps: []\n";
+    const loaded = await loadPlays(
+      pack({
+        "first-file/fail-claim.yaml": steps,
+        "first-file/pass-heredoc.yaml": steps,
+        "first-file/pass-absolute-path.yaml": steps,
+        "first-file/pass.yaml": steps,
+      }),
+      QUESTS,
+    );
+    expect(loaded.ok && loaded.value.map((play) => [play.name, play.expected])).toEqual([
+      ["pass", "complete"],
+      ["fail-claim", "not complete"],
+      ["pass-absolute-path", "complete"],
+      ["pass-heredoc", "complete"],
+    ]);
+  });
+
   it("a pack without a solutions folder has no plays", async () => {
     expect(await loadPlays(makeWorkspace(), QUESTS)).toEqual({ ok: true, value: [] });
   });
@@ -101,10 +121,14 @@ describe("loadPlays", () => {
         "frist-file/pass.yaml": "version: 1\nsteps: []\n",
         "first-file/notes.md": "x",
         "first-file/Pass.yaml": "version: 1\nsteps: []\n",
+        "first-file/pass-.yaml": "version: 1\nsteps: []\n",
+        "first-file/passed.yaml": "version: 1\nsteps: []\n",
       }),
     ).toEqual([
-      "solutions/first-file/Pass.yaml:0:0: is not a play: a quest's plays are pass.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
-      "solutions/first-file/notes.md:0:0: is not a play: a quest's plays are pass.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
+      "solutions/first-file/Pass.yaml:0:0: is not a play: a quest's plays are pass.yaml, pass-<name>.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
+      "solutions/first-file/notes.md:0:0: is not a play: a quest's plays are pass.yaml, pass-<name>.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
+      "solutions/first-file/pass-.yaml:0:0: is not a play: a quest's plays are pass.yaml, pass-<name>.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
+      "solutions/first-file/passed.yaml:0:0: is not a play: a quest's plays are pass.yaml, pass-<name>.yaml and fail-<name>.yaml (a-z, 0-9 and - in the name)",
       "solutions/frist-file:0:0: names no quest of this pack; quests: first-prompt, first-file",
     ]);
   });

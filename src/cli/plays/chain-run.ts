@@ -62,6 +62,31 @@ export async function runChain(
 }
 
 /**
+ * Plays one after the other in one workspace (the pack's advised order), each outcome given as
+ * it ends; once one does not complete its quest, the ones after it are not played (they would
+ * not start where a learner would) and end as errors that say why.
+ */
+export async function runSequence(
+  setting: ChainSetting,
+  plays: readonly Play[],
+  onPlayed: (play: Play, played: PlayedOutcome) => void,
+): Promise<void> {
+  let stoppedBy: string | undefined;
+  for (const play of plays) {
+    if (stoppedBy !== undefined) {
+      onPlayed(play, { outcome: "error", reason: stoppedBy });
+      continue;
+    }
+    const played = await runPlay(setting, play);
+    onPlayed(play, played);
+    if (played.outcome !== "complete") {
+      const why = played.reason ? `: ${played.reason}` : "";
+      stoppedBy = `not played: ${play.quest}/${play.name}, earlier in the pack's order, ended ${played.outcome}${why}`;
+    }
+  }
+}
+
+/**
  * The pass plays that complete the quests a quest requires, one after the other: undefined when
  * each completed its quest, else the error that stops the chain.
  */

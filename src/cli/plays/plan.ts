@@ -1,10 +1,10 @@
 /**
  * Which runs of Pi a play needs. A play starts where a learner would: the quests its quest
  * requires already complete, in the same workspace. So each play is a chain: the pass plays of
- * every quest it requires, transitively, in pack order, then the play itself. Chains share
- * nothing, so they can run side by side.
+ * every quest it requires, transitively, in pack order (a quest's `pass.yaml`, else its first
+ * `pass-<name>.yaml`), then the play itself. Chains share nothing, so they can run side by side.
  */
-import type { Play } from "../../verifier/play.ts";
+import { completingPlay, type Play } from "../../verifier/play.ts";
 
 type QuestLinks = { id: string; requires: readonly string[] };
 
@@ -13,9 +13,33 @@ export type PlayChain =
   /** A required quest has no pass play, so the play cannot start where a learner would. */
   | { kind: "unplayable"; play: Play; reason: string };
 
+/**
+ * The pack's advised order as one chain: each quest's completing play (its pass play), in pack
+ * order, in one workspace, up to the last quest `wanted`. Each quest is then played after every
+ * quest before it, as by a learner who follows the pack's order, not only after its `requires`:
+ * what an earlier quest left behind (a setting, a file, a commit) must never block a later one.
+ * Quests without a pass play are left out (the runner reports them unproven).
+ */
+export function planAdvisedOrder(
+  quests: readonly Pick<QuestLinks, "id">[],
+  plays: readonly Play[],
+  wanted: (quest: string) => boolean,
+): Play[] {
+  const last = quests.findLastIndex((quest) => wanted(quest.id));
+  return quests.slice(0, last + 1).flatMap((quest) => {
+    const play = completingPlay(plays, quest.id);
+    return play ? [play] : [];
+  });
+}
+
 export function planChains(quests: readonly QuestLinks[], plays: readonly Play[]): PlayChain[] {
   const byId = new Map(quests.map((quest) => [quest.id, quest]));
-  const passOf = new Map(plays.filter((play) => play.name === "pass").map((play) => [play.quest, play]));
+  const passOf = new Map(
+    quests.flatMap((quest) => {
+      const play = completingPlay(plays, quest.id);
+      return play ? [[quest.id, play] as const] : [];
+    }),
+  );
   return plays.map((play) => {
     const required = requiredInPackOrder(play.quest, byId, quests);
     const missing = required.filter((id) => !passOf.has(id));
@@ -23,7 +47,7 @@ export function planChains(quests: readonly QuestLinks[], plays: readonly Play[]
       return {
         kind: "unplayable",
         play,
-        reason: `it requires ${missing.join(", ")}, which has no solutions/${missing[0]}/pass.yaml to complete it first`,
+        reason: `it requires ${missing.join(", ")}, which has no solutions/${missing[0]}/pass.yaml (or pass-<name>.yaml) to complete it first`,
       };
     return { kind: "runnable", play, before: required.map((id) => passOf.get(id) as Play) };
   });

@@ -5,7 +5,7 @@
 import type { QuestResult } from "../../verifier/results.ts";
 import { EXIT } from "../exit-codes.ts";
 
-/** `pass.yaml` expects the quest complete, every `fail-*.yaml` expects it not complete. */
+/** `pass.yaml` and every `pass-*.yaml` expect the quest complete, every `fail-*.yaml` not complete. */
 export type PlayExpectation = "complete" | "not complete";
 /** `error`: the play could not be played to its end (no replies left, a timeout, a refusal). */
 export type PlayOutcome = "complete" | "not complete" | "error";
@@ -13,7 +13,7 @@ export type PlayOutcome = "complete" | "not complete" | "error";
 export type PlayReport = {
   /** The quest's id. */
   quest: string;
-  /** The play file's name without `.yaml`: `pass`, `fail-claim`. */
+  /** The play file's name without `.yaml`: `pass`, `pass-heredoc`, `fail-claim`. */
   play: string;
   expected: PlayExpectation;
   outcome: PlayOutcome;

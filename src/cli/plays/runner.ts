@@ -7,7 +7,8 @@
 import { mkdir, mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { type ChainSetting, runChain } from "./chain-run.ts";
+import type { Play } from "../../verifier/play.ts";
+import { type ChainSetting, type PlayedOutcome, runChain, runSequence } from "./chain-run.ts";
 import { openPlayContainment, type PlayContainment } from "./containment.ts";
 import { EXTENSION_FILES } from "./defaults.ts";
 import { writePiShim } from "./pi-shim.ts";
@@ -35,50 +36,74 @@ export type RunnerOptions = {
 };
 
 export async function runPlays(
-  chains: readonly PlayChain[],
+  runs: readonly PlayRun[],
   options: RunnerOptions,
 ): Promise<{ reports: PlayReport[]; kept?: string }> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "pi-quests-test-")));
   try {
-    const reports = await inPool(chains, options.jobs, async (chain, index) => {
-      const report = await runOne(chain, join(root, String(index + 1)), options);
-      options.onPlay?.(report);
-      return report;
-    });
-    return { reports, ...(options.keep ? { kept: root } : {}) };
+    const reports = await inPool(runs, options.jobs, (run, index) =>
+      runOne(run, join(root, String(index + 1)), options),
+    );
+    return { reports: reports.flat(), ...(options.keep ? { kept: root } : {}) };
   } finally {
     if (!options.keep) await rm(root, { recursive: true, force: true });
   }
 }
 
-async function runOne(chain: PlayChain, dir: string, options: RunnerOptions): Promise<PlayReport> {
-  const { play } = chain;
+/** What one folder of its own plays: a chain that ends with the play it reports, or a sequence. */
+export type PlayRun = PlayChain | { kind: "sequence"; plays: readonly Play[] };
+
+/** The reports of one run, in play order, each also given to `onPlay`. */
+async function runOne(run: PlayRun, dir: string, options: RunnerOptions): Promise<PlayReport[]> {
   const begin = Date.now();
-  const report = (
-    played: Omit<PlayReport, "quest" | "play" | "expected" | "ok" | "durationMs">,
-  ): PlayReport => ({
-    quest: play.quest,
-    play: play.name,
-    expected: play.expected,
-    ...played,
-    ok: played.outcome === play.expected,
-    durationMs: Date.now() - begin,
-  });
-  if (chain.kind === "unplayable") return report({ outcome: "error", reason: chain.reason });
+  const reportOf = (play: Play, played: PlayedOutcome & Pick<PlayReport, "containment">, ms: number) => {
+    const report: PlayReport = {
+      quest: play.quest,
+      play: play.name,
+      expected: play.expected,
+      ...played,
+      ok: played.outcome === play.expected,
+      durationMs: ms,
+    };
+    options.onPlay?.(report);
+    return report;
+  };
+  if (run.kind === "unplayable") return [reportOf(run.play, { outcome: "error", reason: run.reason }, 0)];
+  const plays = run.kind === "sequence" ? run.plays : [run.play];
 
   const folders = await makeChainFolders(dir, options.piCli);
   const containment = await openPlayContainment();
   const env = { ...playEnv(options, folders), ...containment.env };
+  const setting = chainSetting(options, folders, env, containment);
+  // A chain's time is the play's; in a sequence each play's own.
+  const outcomes = new Map<Play, { played: PlayedOutcome; ms: number }>();
+  let since = begin;
+  const ended = (play: Play, played: PlayedOutcome) => {
+    outcomes.set(play, { played, ms: Date.now() - since });
+    since = Date.now();
+  };
+  let failure: string | undefined;
   try {
-    const played = await runChain(chainSetting(options, folders, env, containment), chain.before, play);
-    const closed = await containment.close();
-    if (!closed.ok)
-      return report({ outcome: "error", reason: closed.message, containment: containment.kind });
-    return report({ ...played, containment: containment.kind });
+    if (run.kind === "sequence") await runSequence(setting, run.plays, ended);
+    else ended(run.play, await runChain(setting, run.before, run.play));
   } catch (error) {
-    await containment.close();
-    return report({ outcome: "error", reason: (error as Error).message.split("\n")[0] ?? "failed" });
+    failure = (error as Error).message.split("\n")[0] ?? "failed";
   }
+  const closed = await containment.close();
+  return plays.map((play) => {
+    const { played, ms } = outcomes.get(play) ?? {
+      played: { outcome: "error" as const, reason: failure ?? "not played" },
+      ms: 0,
+    };
+    // Nothing a play started may outlive it: a run whose processes could not be ended is an error.
+    if (!closed.ok)
+      return reportOf(play, { outcome: "error", reason: closed.message, containment: containment.kind }, ms);
+    return reportOf(
+      play,
+      { ...played, ...(failure === undefined ? { containment: containment.kind } : {}) },
+      ms,
+    );
+  });
 }
 
 /** A home, an agent dir and a workspace under `dir`, made, and `bin/pi` running `piCli`. */

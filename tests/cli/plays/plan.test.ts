@@ -43,7 +43,33 @@ describe("planChains", () => {
     expect(chain).toEqual({
       kind: "unplayable",
       play: play("file", "pass"),
-      reason: "it requires prompt, which has no solutions/prompt/pass.yaml to complete it first",
+      reason:
+        "it requires prompt, which has no solutions/prompt/pass.yaml (or pass-<name>.yaml) to complete it first",
     });
+  });
+
+  it("completes a requirement with its pass play, else its first pass-<name> play, never a fail play", () => {
+    const plays = [
+      play("prompt", "fail-silent"),
+      play("prompt", "pass-greeting"),
+      play("prompt", "pass-question"),
+      play("file", "pass-heredoc"),
+      play("file", "pass"),
+      play("commit", "pass-two-commits"),
+    ];
+    const chains = planChains(QUESTS.slice(0, 3), plays);
+    expect(
+      chains.map((chain) => [
+        `${chain.play.quest}/${chain.play.name}`,
+        chain.kind === "runnable" ? names(chain.before) : chain.reason,
+      ]),
+    ).toEqual([
+      ["prompt/fail-silent", []],
+      ["prompt/pass-greeting", []],
+      ["prompt/pass-question", []],
+      ["file/pass-heredoc", ["prompt/pass-greeting"]],
+      ["file/pass", ["prompt/pass-greeting"]],
+      ["commit/pass-two-commits", ["prompt/pass-greeting", "file/pass"]],
+    ]);
   });
 });
