@@ -12,7 +12,7 @@
  */
 import type { GitAnswer, GitProbe } from "../verifier/probes.ts";
 import { compareWithBaseline } from "./git-baseline-file.ts";
-import { answer, type GitCalls, type GitRun, gitCalls, UNTRACKED } from "./git-calls.ts";
+import { answer, type GitCalls, type GitRun, gitCalls, UNTRACKED, workspacePath } from "./git-calls.ts";
 import { diffSince } from "./git-diff.ts";
 
 export { MAX_DIFF_BYTES } from "./git-diff.ts";
@@ -26,7 +26,8 @@ export function createGitProbe(options: GitProbeOptions = {}): GitProbe {
   const calls = gitCalls(options.gitBinary ?? "git");
   return {
     resolveRevision: async (cwd, revision) => answer(await calls.commitOf(cwd, revision)),
-    countCommitsSince: (cwd, baseline) => countCommitsSince(calls, cwd, baseline),
+    countCommitsSince: (cwd, baseline, branch) => countCommitsSince(calls, cwd, baseline, branch),
+    committedSince: (cwd, baseline, file) => committedSince(calls, cwd, baseline, file),
     changedPaths: (cwd) => changedPaths(calls, cwd),
     branchExists: (cwd, branch) => branchExists(calls, cwd, branch),
     currentBranch: (cwd) => currentBranch(calls, cwd),
@@ -35,12 +36,49 @@ export function createGitProbe(options: GitProbeOptions = {}): GitProbe {
   };
 }
 
-async function countCommitsSince(calls: GitCalls, cwd: string, baseline: string): Promise<GitAnswer<number>> {
+async function countCommitsSince(
+  calls: GitCalls,
+  cwd: string,
+  baseline: string,
+  branch: string | undefined,
+): Promise<GitAnswer<number | "missing_branch">> {
   const base = await calls.commitOf(cwd, baseline);
   if (!base.ok) return answer(base);
-  const counted = await calls.run(cwd, ["rev-list", "--count", `${base.value}..HEAD`]);
+  let tip = "HEAD";
+  if (branch !== undefined) {
+    const exists = await branchExists(calls, cwd, branch);
+    if (!exists.ok) return exists;
+    if (!exists.value) return { ok: true, value: "missing_branch" };
+    tip = `refs/heads/${branch}`;
+  }
+  const counted = await calls.run(cwd, ["rev-list", "--count", `${base.value}..${tip}`]);
   if (!counted.ok) return answer(counted);
   return { ok: true, value: Number.parseInt(counted.value.trim(), 10) };
+}
+
+/** Whether HEAD holds `file`, and whether its object there is the baseline's (a tree entry compared by id). */
+async function committedSince(
+  calls: GitCalls,
+  cwd: string,
+  baseline: string,
+  file: string,
+): Promise<GitAnswer<"committed" | "unchanged" | "not_in_head">> {
+  const where = workspacePath(file);
+  if (!where.ok) return where;
+  const base = await calls.commitOf(cwd, baseline);
+  if (!base.ok) return answer(base);
+  const head = await calls.commitOf(cwd, "HEAD");
+  if (!head.ok) return answer(head);
+  const entryIn = async (commit: string) => {
+    const listed = await calls.run(cwd, ["ls-tree", "-z", commit, "--", where.value]);
+    return listed.ok ? { ok: true as const, value: listed.value.split("\0")[0] ?? "" } : listed;
+  };
+  const now = await entryIn(head.value);
+  if (!now.ok) return answer(now);
+  if (now.value === "") return { ok: true, value: "not_in_head" };
+  const then = await entryIn(base.value);
+  if (!then.ok) return answer(then);
+  return { ok: true, value: now.value === then.value ? "unchanged" : "committed" };
 }
 
 /** Tracked changes as `git status --porcelain=v1` lines, then untracked files as `?? name` lines. */

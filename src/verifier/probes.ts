@@ -93,7 +93,25 @@ export type GitAnswer<T> = { ok: true; value: T } | { ok: false; message: string
 /** Read-only questions about a git repository; none of them writes to it. */
 export type GitProbe = {
   resolveRevision(cwd: string, revision: string): Promise<GitAnswer<string>>;
-  countCommitsSince(cwd: string, baseline: string): Promise<GitAnswer<number>>;
+  /**
+   * The commits since `baseline` on HEAD, or on `branch` when one is named; `branch` not found is
+   * the answer `missing_branch`.
+   */
+  countCommitsSince(
+    cwd: string,
+    baseline: string,
+    branch?: string,
+  ): Promise<GitAnswer<number | "missing_branch">>;
+  /**
+   * Where `path` stands in HEAD against the baseline: `committed` when HEAD holds it and it was
+   * added or changed since the baseline, `unchanged` when HEAD holds it as the baseline did,
+   * `not_in_head` when HEAD does not hold it.
+   */
+  committedSince(
+    cwd: string,
+    baseline: string,
+    path: string,
+  ): Promise<GitAnswer<"committed" | "unchanged" | "not_in_head">>;
   /** Tracked changes and untracked, non-ignored files (porcelain status lines). */
   changedPaths(cwd: string): Promise<GitAnswer<string[]>>;
   branchExists(cwd: string, branch: string): Promise<GitAnswer<boolean>>;

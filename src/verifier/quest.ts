@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EditableSchema } from "../core/check-fields.ts";
-import { type Check, CheckSchema, version2FieldsUsed } from "./checks/registry.ts";
+import { type Check, CheckSchema, newerFieldsUsed } from "./checks/registry.ts";
 
 export const QUEST_ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
@@ -9,8 +9,8 @@ export const VERSION_2_QUEST_FIELDS = ["chapter", "minutes", "editable", "debrie
 
 export const QuestFileSchema = z
   .strictObject({
-    version: z.union([z.literal(1), z.literal(2)], {
-      error: "version must be 1 or 2 (the format versions so far)",
+    version: z.union([z.literal(1), z.literal(2), z.literal(3)], {
+      error: "version must be 1, 2 or 3 (the format versions so far)",
     }),
     id: z.string().regex(QUEST_ID_PATTERN, "a quest id starts with a-z or 0-9 and uses only a-z, 0-9 and -"),
     title: z.string().min(1, "title must not be empty"),
@@ -29,27 +29,35 @@ export const QuestFileSchema = z
     checks: z.array(CheckSchema).min(1, "a quest needs at least one check"),
   })
   .superRefine((quest, ctx) => {
-    if (quest.version !== 1) return;
-    for (const field of VERSION_2_QUEST_FIELDS) {
-      if (quest[field] !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: [field],
-          message: `${field} is a version 2 field; say version: 2 to use it`,
-        });
+    if (quest.version === 1) {
+      for (const field of VERSION_2_QUEST_FIELDS) {
+        if (quest[field] !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: `${field} is a version 2 field; say version: 2 to use it`,
+          });
+      }
     }
     quest.checks.forEach((check, index) => {
-      for (const field of version2FieldsUsed(check))
+      for (const { field, version } of newerFieldsUsed(check)) {
+        if (quest.version >= version) continue;
         ctx.addIssue({
           code: "custom",
           path: ["checks", index, field],
-          message:
-            field === "type"
-              ? `type: ${check.type} is a version 2 check type; say version: 2 to use it`
-              : `a ${check.type} check's ${field} is a version 2 field; say version: 2 to use it`,
+          message: newerFieldMessage(check, field, version),
         });
+      }
     });
   });
+
+function newerFieldMessage(check: Check | { type: string; assert?: unknown }, field: string, version: number): string {
+  const say = `say version: ${version} to use it`;
+  if (field === "type") return `type: ${check.type} is a version ${version} check type; ${say}`;
+  if (field === "assert" && "assert" in check)
+    return `assert: ${String(check.assert)} is a version ${version} assertion of a ${check.type} check; ${say}`;
+  return `a ${check.type} check's ${field} is a version ${version} field; ${say}`;
+}
 export type QuestFile = z.infer<typeof QuestFileSchema>;
 
 /** The id of a check that names none: its place in the quest, from 1 (`check-1`, `check-2`...). */

@@ -117,6 +117,24 @@ describe("countCommitsSince", () => {
     expect(await probe.countCommitsSince(repo, baseline)).toEqual({ ok: true, value: 2 });
   });
 
+  it("counts the commits after the baseline on a branch, wherever HEAD is", async () => {
+    const { repo, baseline } = makeRepo();
+    git(repo, "switch", "-q", "-c", "feature/x");
+    write(repo, "one.txt", "1\n");
+    commitAll(repo, "one");
+    write(repo, "two.txt", "2\n");
+    commitAll(repo, "two");
+    git(repo, "switch", "-q", "-");
+    expect(await probe.countCommitsSince(repo, baseline)).toEqual({ ok: true, value: 0 });
+    expect(await probe.countCommitsSince(repo, baseline, "feature/x")).toEqual({ ok: true, value: 2 });
+    // "feature" is only a prefix of a branch: no such branch.
+    expect(await probe.countCommitsSince(repo, baseline, "feature")).toEqual({
+      ok: true,
+      value: "missing_branch",
+    });
+    expect(await probe.countCommitsSince(repo, baseline, "-x")).toMatchObject({ ok: false });
+  });
+
   it("fails on an unknown baseline or outside a repository", async () => {
     const { repo } = makeRepo();
     expect(await probe.countCommitsSince(repo, "deadbeef")).toMatchObject({ ok: false });
@@ -124,6 +142,29 @@ describe("countCommitsSince", () => {
       ok: false,
       message: expect.stringContaining("not inside a git repository"),
     });
+  });
+});
+
+describe("committedSince", () => {
+  it("says whether HEAD holds a path that a commit since the baseline added or changed", async () => {
+    const { repo, baseline } = makeRepo();
+    write(repo, "hello.txt", "hello\n");
+    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({ ok: true, value: "not_in_head" });
+    git(repo, "add", "hello.txt");
+    // Staged is not committed.
+    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({ ok: true, value: "not_in_head" });
+    git(repo, "commit", "-qm", "hello");
+    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({ ok: true, value: "committed" });
+    // An uncommitted change after the commit leaves it committed; another file is unrelated.
+    write(repo, "hello.txt", "hello again\n");
+    write(repo, ".DS_Store", "x");
+    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({ ok: true, value: "committed" });
+    expect(await probe.committedSince(repo, "HEAD", "hello.txt")).toEqual({ ok: true, value: "unchanged" });
+  });
+
+  it("refuses a path out of the workspace", async () => {
+    const { repo, baseline } = makeRepo();
+    expect(await probe.committedSince(repo, baseline, "../x")).toMatchObject({ ok: false });
   });
 });
 

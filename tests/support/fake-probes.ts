@@ -18,6 +18,7 @@ export type FakeFiles = Record<
 const gitUnused: GitProbe = {
   resolveRevision: async () => ({ ok: false, message: "no git in this test" }),
   countCommitsSince: async () => ({ ok: false, message: "no git in this test" }),
+  committedSince: async () => ({ ok: false, message: "no git in this test" }),
   changedPaths: async () => ({ ok: false, message: "no git in this test" }),
   branchExists: async () => ({ ok: false, message: "no git in this test" }),
   currentBranch: async () => ({ ok: false, message: "no git in this test" }),

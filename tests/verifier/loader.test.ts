@@ -53,7 +53,7 @@ describe("loading one quest file", () => {
   it("reports every problem in a file, not only the first", async () => {
     const file = await quest(
       "a.yaml",
-      `version: 3
+      `version: 9
 id: Bad_Id
 title: ""
 goal: x
@@ -70,7 +70,7 @@ checks:
     );
     const found = await problems(file);
     expect(found).toEqual([
-      "a.yaml:1:10: version: version must be 1 or 2 (the format versions so far)",
+      "a.yaml:1:10: version: version must be 1, 2 or 3 (the format versions so far)",
       "a.yaml:2:5: id: a quest id starts with a-z or 0-9 and uses only a-z, 0-9 and -",
       "a.yaml:3:8: title: title must not be empty",
       "a.yaml:7:11: checks[0].path: must be string, not number 42",

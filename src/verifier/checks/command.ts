@@ -258,7 +258,7 @@ export const commandCheck = defineCheckType({
   evaluate: evaluateCommandCheck,
   needs: { taskVerifier: (check) => check.isolation === "worktree", receipts: true },
   pathFields: commandPathFields,
-  version2FieldsUsed: (check) => (check.editable !== undefined ? ["editable"] : []),
+  newerFieldsUsed: (check) => (check.editable !== undefined ? [{ field: "editable", version: 2 }] : []),
   // A command check's own editable wins; otherwise the quest's applies to it.
   withQuestDefaults: (check, quest) =>
     check.editable === undefined && quest.editable ? { ...check, editable: [...quest.editable] } : check,

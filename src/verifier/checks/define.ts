@@ -94,11 +94,17 @@ export type CheckBehaviour<P> = CheckWording & {
   readonly needs: CheckNeeds<P & { id: string }>;
   /** The fields of this check that name paths (absent or empty for none). */
   pathFields?(check: P): readonly PathField[];
-  /** The fields of this check that only a `version: 2` quest file may use, when it uses any. */
-  version2FieldsUsed?(check: P): readonly string[];
+  /**
+   * The fields (or `assert` values) of this check that a later format version added, with the
+   * version a quest file must say to use them; empty when it uses none.
+   */
+  newerFieldsUsed?(check: P): readonly VersionedField[];
   /** The check once the quest's own fields apply to it (a command check takes the quest's `editable`). */
   withQuestDefaults?(check: P & { id: string }, quest: QuestDefaults): P & { id: string };
 };
+
+/** A field a format version added: a quest file that uses it says at least that `version`. */
+export type VersionedField = { field: string; version: 2 | 3 };
 
 /** One check type: its name in YAML, its schema, and its behaviour. */
 export type CheckTypeModule<T extends string, S extends z.ZodType<{ type: T }>> = CheckBehaviour<

@@ -16,7 +16,13 @@ const gitBase = { ...checkBaseFields, type: z.literal("git") };
 export const GitCheckSchema = z.discriminatedUnion(
   "assert",
   [
-    z.strictObject({ ...gitBase, assert: z.literal("commit_count"), count: IntPredicateSchema }),
+    z.strictObject({
+      ...gitBase,
+      assert: z.literal("commit_count"),
+      count: IntPredicateSchema,
+      /** Version 3: count the commits on this branch, not on HEAD. */
+      branch: z.string().min(1).optional(),
+    }),
     z.strictObject({ ...gitBase, assert: z.literal("clean_tree") }),
     z.strictObject({ ...gitBase, assert: z.literal("dirty") }),
     z.strictObject({ ...gitBase, assert: z.literal("branch_exists"), branch: z.string().min(1) }),
@@ -28,6 +34,8 @@ export const GitCheckSchema = z.discriminatedUnion(
       path: z.string().min(1).optional(),
     }),
     z.strictObject({ ...gitBase, assert: z.literal("file_restored"), path: z.string().min(1) }),
+    /** Version 3: HEAD holds the path, added or changed by a commit since the baseline. */
+    z.strictObject({ ...gitBase, assert: z.literal("committed"), path: z.string().min(1) }),
   ],
   { error: (issue) => unknownAssertMessage(issue.input) },
 );
@@ -40,6 +48,7 @@ const GIT_ASSERTIONS = [
   "current_branch",
   "diff_contains",
   "file_restored",
+  "committed",
 ];
 
 function unknownAssertMessage(check: unknown): string {
@@ -82,11 +91,14 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
 
   switch (check.assert) {
     case "commit_count": {
-      const answer = await git.countCommitsSince(cwd, baseline);
+      const answer = await git.countCommitsSince(cwd, baseline, check.branch);
       if (!answer.ok) return gitFailed(answer);
+      const on = check.branch === undefined ? "" : ` on ${check.branch}`;
+      if (answer.value === "missing_branch")
+        return done(false, `there is no branch ${check.branch}`, { commits: 0 });
       return done(
         matchesIntPredicate(check.count, answer.value),
-        `${answer.value} commit(s) since ${baseline.slice(0, 12)}; expected ${describePredicate(check.count)}`,
+        `${answer.value} commit(s)${on} since ${baseline.slice(0, 12)}; expected ${describePredicate(check.count)}`,
         { commits: answer.value },
       );
     }
@@ -140,6 +152,18 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
       } as const;
       return done(answer.value === "same", summaries[answer.value], { state: answer.value });
     }
+    case "committed": {
+      const resolved = resolveQuestPath(check.path, ctx.paths, GIT_PATH);
+      if (!resolved.ok) return pathProblem(check, resolved.written, resolved.reason);
+      const answer = await git.committedSince(cwd, baseline, check.path);
+      if (!answer.ok) return gitFailed(answer);
+      const summaries = {
+        committed: `${check.path} is committed: a commit since the quest started added or changed it`,
+        unchanged: `${check.path} is in HEAD as it was when the quest started: no commit since changed it`,
+        not_in_head: `${check.path} is in no commit yet`,
+      } as const;
+      return done(answer.value === "committed", summaries[answer.value], { state: answer.value });
+    }
   }
 }
 
@@ -148,6 +172,11 @@ export const gitCheck = defineCheckType({
   schema: GitCheckSchema,
   evaluate: evaluateGitCheck,
   needs: {},
+  newerFieldsUsed: (check) => {
+    if (check.assert === "committed") return [{ field: "assert", version: 3 }];
+    if (check.assert === "commit_count" && check.branch !== undefined) return [{ field: "branch", version: 3 }];
+    return [];
+  },
   pathFields: (check) =>
     "path" in check && check.path !== undefined
       ? [{ field: ["path"], written: check.path, rule: GIT_PATH }]

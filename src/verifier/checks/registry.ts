@@ -10,7 +10,7 @@ import type { EventIndex } from "../event-index.ts";
 import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
 import { type CommandCheck, type CommandEvidence, commandCheck } from "./command.ts";
 import { type ConfirmEvidence, confirmCheck } from "./confirm.ts";
-import type { CheckBehaviour, PathField, QuestDefaults, ReportDetail } from "./define.ts";
+import type { CheckBehaviour, PathField, QuestDefaults, ReportDetail, VersionedField } from "./define.ts";
 import { type EventEvidence, eventCheck } from "./event.ts";
 import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
 import { type GitEvidence, gitCheck } from "./git.ts";
@@ -155,13 +155,13 @@ export function reportDetailFor(result: CheckResult): ReportDetail {
   return BEHAVIOURS[result.type].reportDetail?.(result) ?? {};
 }
 
-/** The fields of this check that only a `version: 2` quest file may use. */
-export function version2FieldsUsed(check: ParsedCheck): readonly string[] {
-  return version2FieldsOf(check.type, check);
+/** The fields of this check that a later format version added, each with that version. */
+export function newerFieldsUsed(check: ParsedCheck): readonly VersionedField[] {
+  return newerFieldsOf(check.type, check);
 }
 
-function version2FieldsOf<K extends CheckType>(type: K, check: ParsedByType[K]): readonly string[] {
-  return BEHAVIOURS[type].version2FieldsUsed?.(check) ?? [];
+function newerFieldsOf<K extends CheckType>(type: K, check: ParsedByType[K]): readonly VersionedField[] {
+  return BEHAVIOURS[type].newerFieldsUsed?.(check) ?? [];
 }
 
 /** The fields of this check that name paths, each with the rule it must follow (for the loader's lint). */

@@ -170,7 +170,7 @@ export const reviewCheck = defineCheckType({
   needs: { receipts: true, review: true },
   pathFields: reviewPathFields,
   // The whole type is version 2: the loader words `type` as "type: review needs version: 2".
-  version2FieldsUsed: () => ["type"],
+  newerFieldsUsed: () => [{ field: "type", version: 2 }],
   hint: reviewHint,
   reportDetail: reviewReportDetail,
 });

@@ -19,6 +19,38 @@ describe("git", () => {
     );
   });
 
+  it("commit_count with a branch counts that branch's commits, and fails when there is no such branch", async () => {
+    const asked: (string | undefined)[] = [];
+    const ctx = git({
+      countCommitsSince: async (_cwd, _base, branch) => {
+        asked.push(branch);
+        return { ok: true, value: branch === "feature/due" ? 2 : "missing_branch" };
+      },
+    });
+    const run = async (branch: string) =>
+      evaluateCheck(check({ type: "git", assert: "commit_count", count: { min: 2 }, branch }), ctx);
+    expect((await run("feature/due")).status).toBe("pass");
+    const missing = await run("feature/other");
+    expect(missing.status).toBe("fail");
+    expect(missing.evidence).toMatchObject({ summary: "there is no branch feature/other" });
+    expect(asked).toEqual(["feature/due", "feature/other"]);
+  });
+
+  it("committed passes when a commit since the baseline added or changed the path", async () => {
+    const ctx = git({
+      committedSince: async (_cwd, _base, path) => ({
+        ok: true,
+        value: path === "hello.txt" ? "committed" : path === "README.md" ? "unchanged" : "not_in_head",
+      }),
+    });
+    const run = async (path: string) => evaluateCheck(check({ type: "git", assert: "committed", path }), ctx);
+    expect((await run("hello.txt")).status).toBe("pass");
+    expect((await run("README.md")).status).toBe("fail");
+    const none = await run("notes.txt");
+    expect(none.status).toBe("fail");
+    expect(none.evidence).toMatchObject({ summary: "notes.txt is in no commit yet" });
+  });
+
   it("clean_tree and dirty read the status", async () => {
     const dirty = git({ changedPaths: async () => ({ ok: true, value: ["?? new.txt"] }) });
     const clean = git({ changedPaths: async () => ({ ok: true, value: [] }) });

@@ -1,0 +1,67 @@
+/** The version 3 check fields: a git check's `committed` assertion, and `commit_count` on a branch. */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/core/diagnostics.ts";
+import { loadQuestFile } from "../../src/verifier/loader.ts";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pi-quests-v3-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function load(text: string) {
+  const file = join(dir, "q.yaml");
+  await writeFile(file, text);
+  return loadQuestFile(file);
+}
+
+async function problems(text: string): Promise<string[]> {
+  const loaded = await load(text);
+  if (loaded.ok) throw new Error("expected problems");
+  return loaded.diagnostics.map((d) => formatDiagnostic({ ...d, file: d.file.replace(`${dir}/`, "") }));
+}
+
+const quest = (version: number) => `version: ${version}
+id: ship-it
+title: Ship it
+goal: Commit hello.txt on feature/x, twice.
+checks:
+  - id: committed
+    type: git
+    assert: committed
+    path: hello.txt
+  - id: commits
+    type: git
+    assert: commit_count
+    branch: feature/x
+    count: { min: 2 }
+`;
+
+describe("version 3 check fields", () => {
+  it("a version 3 file may use them", async () => {
+    const loaded = await load(quest(3));
+    if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics));
+    expect(loaded.value.checks).toMatchObject([
+      { assert: "committed", path: "hello.txt" },
+      { assert: "commit_count", branch: "feature/x" },
+    ]);
+  });
+
+  it("an older file that uses one is an error at that field, naming the version to say", async () => {
+    expect(await problems(quest(2))).toEqual([
+      "q.yaml:8:13: checks[0].assert: assert: committed is a version 3 assertion of a git check; say version: 3 to use it",
+      "q.yaml:13:13: checks[1].branch: a git check's branch is a version 3 field; say version: 3 to use it",
+    ]);
+  });
+
+  it("a version the format does not have is refused", async () => {
+    expect(await problems(quest(4))).toEqual([
+      "q.yaml:1:10: version: version must be 1, 2 or 3 (the format versions so far)",
+    ]);
+  });
+});
