@@ -40,12 +40,17 @@ export type InputDetails = {
 };
 
 const PAYLOADS = {
-  /** `reason` only live: a file cannot tell a fork from a clone. */
+  /**
+   * `reason` only live: a file cannot tell a fork from a clone. `resumed` (live only, present when
+   * true): a saved session was opened again, with `/resume` or from the shell (`pi --continue`,
+   * `pi --resume`, `pi --session`), which Pi reports as a start.
+   */
   session_start: (session: {
     sessionId: string;
     cwd: string;
     reason?: "startup" | "new" | "resume" | "fork" | "reload";
     parentSession?: string;
+    resumed?: true;
   }) => present({ ...session }),
   input: (input: { content: MessageContent } & InputDetails) =>
     present({

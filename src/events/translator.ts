@@ -236,7 +236,10 @@ export function createPiEventTranslator(): PiEventTranslator {
       ).length;
       entries.start(had.length);
       models.start(model);
-      return sessionStartEvent(session);
+      // Pi says `startup` for a saved session opened from the shell: its messages tell it apart.
+      const hadMessages = had.some((entry) => entry.type === "message");
+      const resumed = session.reason === "resume" || (session.reason === "startup" && hadMessages);
+      return sessionStartEvent({ ...session, ...(resumed ? { resumed: true as const } : {}) });
     },
     input({ text, source, streamingBehavior }) {
       inputs.push({ rawText: text, source, streamingBehavior });

@@ -26,13 +26,14 @@ const FILE_TOOLS = new Set(["read", "write", "edit", "grep", "find", "ls"]);
 const RECURSIVE_READERS = new Set(["grep"]);
 
 /** Names for the data dir (or its contents) that need no path: a command that uses one is blocked. */
-const TELLTALE_NAMES = [
-  "$PI_CODING_AGENT_DIR",
-  `\${PI_CODING_AGENT_DIR}`,
-  ".pi/agent/quests",
-  "quests/workspaces",
-  "seal.key",
-];
+const TELLTALE_NAMES = [".pi/agent/quests", "quests/workspaces", "seal.key"];
+
+/**
+ * Names of the agent dir that need no path. The agent dir itself is the learner's (a quest asks
+ * for `$PI_CODING_AGENT_DIR/keybindings.json`): only with `quests` in the same command do they
+ * reach the data dir.
+ */
+const AGENT_DIR_VARIABLES = ["$PI_CODING_AGENT_DIR", `\${PI_CODING_AGENT_DIR}`];
 
 export function guardToolCall(
   call: { toolName: string; input: unknown },
@@ -68,7 +69,7 @@ function namedInCommand(command: string, dataDir: string, context: GuardContext)
   for (const form of homeForms(dataDir, context.home)) forms.add(form);
   for (const form of forms) if (command.includes(form)) return form;
   // The agent dir by any of its names, and `quests` beside it (`cd ~/.pi/agent && cat quests/...`).
-  const agentForms = [context.agentDir, ...homeForms(context.agentDir, context.home)];
+  const agentForms = [context.agentDir, ...homeForms(context.agentDir, context.home), ...AGENT_DIR_VARIABLES];
   if (/\bquests\b/.test(command)) for (const form of agentForms) if (command.includes(form)) return form;
   return undefined;
 }

@@ -30,6 +30,18 @@ describe("session_start", () => {
       payload: { sessionId: "s-1", cwd: "/home/learner/project" },
     });
   });
+
+  it("says resumed when a saved session is opened again: /resume, or a start with messages (pi --continue)", () => {
+    const saved = [messageEntry("e1", user("Hi")), messageEntry("e2", assistant([{ type: "text", text: "Hello!" }]))];
+    const start = (reason: "startup" | "new" | "resume" | "fork" | "reload", entries = saved) =>
+      createPiEventTranslator().sessionStart({ ...SESSION, reason, entries }).payload.resumed;
+    expect(start("resume")).toBe(true);
+    expect(start("startup")).toBe(true);
+    expect(start("startup", [])).toBeUndefined();
+    expect(start("new", [])).toBeUndefined();
+    expect(start("fork")).toBeUndefined();
+    expect(start("reload")).toBeUndefined();
+  });
 });
 
 describe("message_end", () => {

@@ -463,6 +463,12 @@ describe("the tool-call guard", () => {
       expect(decision.block && decision.reason).toMatch(/off-limits to the agent/);
     }
     expect(decide("bash", { command: "npm test && git commit -am done" })).toEqual({ block: false });
+    // The agent dir is the learner's: the keybinding quest asks for a file there.
+    for (const command of [
+      `printf '%s\n' '{"app.session.tree": "alt+t"}' > "$PI_CODING_AGENT_DIR/keybindings.json"`,
+      `cat \${PI_CODING_AGENT_DIR}/settings.json`,
+    ])
+      expect(decide("bash", { command }), command).toEqual({ block: false });
     expect(decide("bash", { command: "cat quests/intro.md" })).toEqual({ block: false });
   });
 

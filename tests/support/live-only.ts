@@ -6,7 +6,7 @@
 type Event = { name: string; payload: Record<string, unknown> };
 
 export const LIVE_ONLY_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  session_start: ["reason"],
+  session_start: ["reason", "resumed"],
   input: ["rawText", "source", "streamingBehavior"],
   turn_end: ["turnIndex"],
   agent_end: ["aborted"],

@@ -44,7 +44,8 @@ const lost = KEPT.filter((line) => !entries.includes(line));
 if (lost.length > 0) fail(`an entry that was under "## Unreleased" is gone: ${lost[0]}`);
 const added = entries.filter((line) => !KEPT.includes(line));
 if (added.length === 0) fail(`no new entry under "## Unreleased"`);
-if (!added.some((line) => line.startsWith("- Fixed: ") && /\badd\b/i.test(line)))
+// add() named any way a writer would: add, add(), `add()`, addition, adding.
+if (!added.some((line) => line.startsWith("- Fixed: ") && /\badd(\b|ition\b|ing\b)/i.test(line)))
   fail(
     `no "- Fixed: ..." entry that names add(): found ${added.map((line) => JSON.stringify(line)).join(", ")}`,
   );
