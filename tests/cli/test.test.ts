@@ -165,6 +165,51 @@ describe("pi-quests test, one quest, for CI", () => {
   }, 130_000);
 });
 
+describe("pi-quests test, honest ways and the advised order (fixtures/packs/advised-order)", () => {
+  const PACK = join(REPO, "fixtures/packs/advised-order");
+  type Row = [string, string, string, boolean];
+  const rows = (stdout: string): Row[] =>
+    (JSON.parse(stdout) as { plays: JsonPlay[] }).plays.map((play) => [
+      `${play.quest}/${play.play}`,
+      play.expected,
+      play.outcome,
+      play.ok,
+    ]);
+
+  it("plays every pass-<name> play as a way that must complete its quest, each after its requires only", async () => {
+    const run = await runCli(["test", PACK, "--reporter", "json", "--jobs", "2"], { timeoutMs: 120_000 });
+    expect(rows(run.stdout)).toEqual([
+      ["leave/pass", "complete", "complete", true],
+      ["clean/pass", "complete", "complete", true],
+      ["after/pass-other-words", "complete", "complete", true],
+      ["after/pass-two-messages", "complete", "complete", true],
+    ]);
+    // A quest proven only by pass-<name> plays still has no pass.yaml, as the contract counts it.
+    expect(JSON.parse(run.stdout).unproven).toEqual(["after"]);
+    expect(run.exitCode).toBe(0);
+  }, 130_000);
+
+  it("--advised-order plays each quest after every quest before it, in one workspace: a leftover blocks, and what comes after is not played", async () => {
+    const run = await runCli(["test", PACK, "--advised-order", "--reporter", "json"], { timeoutMs: 120_000 });
+    expect(rows(run.stdout)).toEqual([
+      ["leave/pass", "complete", "complete", true],
+      ["clean/pass", "complete", "not complete", false],
+      ["after/pass-other-words", "complete", "error", false],
+    ]);
+    const after = (JSON.parse(run.stdout) as { plays: JsonPlay[] }).plays[2];
+    expect(after?.reason).toBe("not played: clean/pass, earlier in the pack's order, ended not complete");
+    expect(run.exitCode).toBe(1);
+  }, 130_000);
+
+  it("--advised-order with --quest plays the quests before it too, and reports the one asked", async () => {
+    const run = await runCli(["test", PACK, "--advised-order", "--quest", "clean", "--reporter", "json"], {
+      timeoutMs: 120_000,
+    });
+    expect(rows(run.stdout)).toEqual([["clean/pass", "complete", "not complete", false]]);
+    expect(run.exitCode).toBe(1);
+  }, 130_000);
+});
+
 describe("pi-quests test, invalid input: exit 3 and nothing played", () => {
   it("a play file with errors is reported with file:line:col", async () => {
     const pack = join(makeWorkspace(), "pack");

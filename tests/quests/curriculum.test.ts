@@ -66,7 +66,7 @@ describe("the built-in curriculum", () => {
 
   it("gives every quest a goal, two or more hints, minutes and a debrief", () => {
     for (const quest of quests) {
-      expect.soft(quest.version, quest.id).toBe(2);
+      expect.soft(quest.version, quest.id).toBeGreaterThanOrEqual(2);
       expect.soft(quest.goal.trim().length, `${quest.id}: goal`).toBeGreaterThan(40);
       expect.soft(quest.hints.length, `${quest.id}: hints`).toBeGreaterThanOrEqual(2);
       expect.soft(quest.minutes, `${quest.id}: minutes`).toBeGreaterThan(0);
@@ -109,6 +109,24 @@ describe("the built-in curriculum", () => {
         )
         .toBe(true);
     }
+  });
+
+  it("proves every quest with three or more other honest ways (pass-<name> plays)", () => {
+    for (const quest of quests) {
+      const ways = plays.filter((play) => play.quest === quest.id && play.name.startsWith("pass-"));
+      expect.soft(ways.length, `${quest.id}: pass-<name> plays`).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it("opens every play with a comment that says what it shows, or what varies", () => {
+    for (const play of plays) {
+      const first = readFileSync(play.source, "utf8").split("\n")[0] ?? "";
+      expect.soft(first, `${play.quest}/${play.name}`).toMatch(/^# \S.{15,}/);
+    }
+  });
+
+  it("ends every goal with what done means (Done when ...)", () => {
+    for (const quest of quests) expect.soft(quest.goal, quest.id).toMatch(/\n\s*Done when \S/);
   });
 
   it("is shown in README.md's chapter map, every quest by its id", () => {

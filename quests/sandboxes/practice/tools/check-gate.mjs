@@ -16,7 +16,12 @@ const fail = (why) => {
 if (!existsSync(EXTENSIONS)) fail(`${EXTENSIONS} is missing: write the gate there`);
 
 const name = () => `tmp-${randomBytes(3).toString("hex")}`;
-const MUST_BLOCK = ["rm -rf scratch", `rm -rf ${name()}`, `cd build && rm -rf ${name()}`, `ls; rm -rf ./${name()}/`];
+const MUST_BLOCK = [
+  "rm -rf scratch",
+  `rm -rf ${name()}`,
+  `cd build && rm -rf ${name()}`,
+  `ls; rm -rf ./${name()}/`,
+];
 const MUST_PASS = ["ls scratch/cache", "git status", `echo ${name()}`, "cat README.md", "node --test"];
 
 // Runs in the child: each command's fate, as Pi's runner decides it (the first block wins).
@@ -54,13 +59,18 @@ try {
   for (const command of MUST_BLOCK) {
     const fate = fates.get(command);
     if (!fate?.blocked) fail(`bash "${command}" was let through: a command with rm -rf must be blocked`);
-    if (!fate.reason?.trim()) fail(`bash "${command}" was blocked without a reason: return { block: true, reason: "..." }`);
+    if (!fate.reason?.trim())
+      fail(`bash "${command}" was blocked without a reason: return { block: true, reason: "..." }`);
   }
   for (const command of MUST_PASS) {
     if (fates.get(command)?.blocked)
-      fail(`bash "${command}" was blocked too: only commands with rm -rf should be, other commands must still run`);
+      fail(
+        `bash "${command}" was blocked too: only commands with rm -rf should be, other commands must still run`,
+      );
   }
-  console.log(`check-gate: the gate blocks rm -rf (${MUST_BLOCK.length} commands, with a reason) and lets ${MUST_PASS.length} other commands through`);
+  console.log(
+    `check-gate: the gate blocks rm -rf (${MUST_BLOCK.length} commands, with a reason) and lets ${MUST_PASS.length} other commands through`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -57,7 +57,10 @@ function checkScript(script = "scripts/ask-pi.sh", stream = "pi-run.jsonl") {
   const calls = join(bin, "calls.jsonl");
   try {
     // The script runs in a copy: what it writes never changes the files the check was given.
-    cpSync(".", project, { recursive: true, filter: (source) => !/(^|\/)(\.git|node_modules)$/.test(source) });
+    cpSync(".", project, {
+      recursive: true,
+      filter: (source) => !/(^|\/)(\.git|node_modules)$/.test(source),
+    });
     // The checker's pi: says what it was asked, and prints a stream only in JSON print mode.
     const stub = join(bin, "pi.mjs");
     writeFileSync(
@@ -74,9 +77,13 @@ function checkScript(script = "scripts/ask-pi.sh", stream = "pi-run.jsonl") {
          line({ type: "agent_end", messages: [] });
        } else process.stdout.write("A summary.\\n");`,
     );
-    writeFileSync(join(bin, "pi"), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(stub)} "$@"\n`, {
-      mode: 0o755,
-    });
+    writeFileSync(
+      join(bin, "pi"),
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(stub)} "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
     const run = spawnSync("bash", [script], {
       cwd: project,
       encoding: "utf8",
@@ -85,17 +92,27 @@ function checkScript(script = "scripts/ask-pi.sh", stream = "pi-run.jsonl") {
     });
     if (run.error) fail(`bash ${script} could not run: ${run.error.message}`);
     const asked = existsSync(calls)
-      ? readFileSync(calls, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line))
+      ? readFileSync(calls, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
       : [];
     if (asked.length === 0)
-      fail(`bash ${script} never ran pi (exit ${run.status}: ${(run.stderr || run.stdout).trim().split("\n").at(-1) ?? ""})`);
+      fail(
+        `bash ${script} never ran pi (exit ${run.status}: ${(run.stderr || run.stdout).trim().split("\n").at(-1) ?? ""})`,
+      );
     const jsonPrint = asked.find(isJsonPrint);
     if (!jsonPrint)
-      fail(`${script} runs pi, but not in JSON print mode: it ran pi ${asked.map((args) => args.join(" ")).join("; ")}`);
-    if (run.status !== 0) fail(`bash ${script} exited ${run.status}: ${(run.stderr || "").trim().split("\n").at(-1) ?? ""}`);
+      fail(
+        `${script} runs pi, but not in JSON print mode: it ran pi ${asked.map((args) => args.join(" ")).join("; ")}`,
+      );
+    if (run.status !== 0)
+      fail(`bash ${script} exited ${run.status}: ${(run.stderr || "").trim().split("\n").at(-1) ?? ""}`);
     const written = readStream(join(project, stream));
     if (written.problem || written.header.id !== session)
-      fail(`${script} ran pi --mode json -p, but its stream did not end up in ${stream}: redirect pi's output there (> ${stream})`);
+      fail(
+        `${script} ran pi --mode json -p, but its stream did not end up in ${stream}: redirect pi's output there (> ${stream})`,
+      );
     console.log(`check-json-stream: ${script} runs pi --mode json -p into ${stream}`);
   } finally {
     rmSync(bin, { recursive: true, force: true });
@@ -111,7 +128,8 @@ function checkStream(stream = "pi-run.jsonl") {
   const start = types.indexOf("agent_start");
   const end = types.lastIndexOf("agent_end");
   if (start < 0 || end < start) fail(`${stream} has no whole run (agent_start ... agent_end)`);
-  const ended = (role) => records.some((record) => record.type === "message_end" && record.message?.role === role);
+  const ended = (role) =>
+    records.some((record) => record.type === "message_end" && record.message?.role === role);
   if (!ended("user") || !ended("assistant"))
     fail(`${stream} has no prompt and answer (message_end of a user and an assistant message)`);
   // Pi saved that session: a stream typed by hand has an id no session of Pi's has.
@@ -121,10 +139,16 @@ function checkStream(stream = "pi-run.jsonl") {
     existsSync(sessions) &&
     readdirSync(sessions, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
-      .some((entry) => readdirSync(join(sessions, entry.name)).some((file) => file.endsWith(`_${header.id}.jsonl`)));
+      .some((entry) =>
+        readdirSync(join(sessions, entry.name)).some((file) => file.endsWith(`_${header.id}.jsonl`)),
+      );
   if (!saved)
-    fail(`Pi saved no session ${header.id} in ${sessions}: was ${stream} written by Pi (without --no-session)?`);
-  console.log(`check-json-stream: ${stream} holds session ${header.id}, ${records.length} events, saved by Pi`);
+    fail(
+      `Pi saved no session ${header.id} in ${sessions}: was ${stream} written by Pi (without --no-session)?`,
+    );
+  console.log(
+    `check-json-stream: ${stream} holds session ${header.id}, ${records.length} events, saved by Pi`,
+  );
 }
 
 if (part === "script") checkScript(...args);

@@ -63,7 +63,9 @@ try {
     const numbers = spoken.match(/\d+/g) ?? [];
     const shown = JSON.stringify(text.slice(0, 200));
     if (!numbers.includes(String(count)))
-      fail(`${files[n]} has ${count} words (separated by spaces, line breaks and a tab); word_count said ${shown}`);
+      fail(
+        `${files[n]} has ${count} words (separated by spaces, line breaks and a tab); word_count said ${shown}`,
+      );
     if (numbers.length > MOST_NUMBERS)
       fail(
         `word_count said ${numbers.length} numbers for ${files[n]} (${shown}): answer with its count, not a list of guesses`,

@@ -27,7 +27,16 @@ export function askExtensions(ask, args, cwd) {
   try {
     const run = spawnSync(
       process.execPath,
-      ["--import", HOOK, "--input-type=module", "-e", probe, resolve(EXTENSIONS), agentDir, JSON.stringify(args)],
+      [
+        "--import",
+        HOOK,
+        "--input-type=module",
+        "-e",
+        probe,
+        resolve(EXTENSIONS),
+        agentDir,
+        JSON.stringify(args),
+      ],
       { cwd, encoding: "utf8", timeout: 30_000 },
     );
     const at = run.stdout.lastIndexOf("\n@@answer@@");

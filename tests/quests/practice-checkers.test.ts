@@ -1,0 +1,180 @@
+/**
+ * The practice sandbox's checkers (quests/sandboxes/practice/tools/*.mjs), run as a command check
+ * runs them: `node tools/X.mjs` in a copy of the project holding the learner's work, with Pi's
+ * package named by PI_QUESTS_PI_PACKAGE. Each judges behaviour on inputs of its own: an honest
+ * answer in another shape passes, a guess or a fake does not.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO } from "../support/cli.ts";
+import { makeWorkspace } from "../support/workspace.ts";
+
+const PRACTICE = join(REPO, "quests/sandboxes/practice");
+const PI_PACKAGE = join(REPO, "node_modules/@earendil-works/pi-coding-agent");
+
+/** A copy of the practice project with `files` written over it. */
+function project(files: Record<string, string>): string {
+  const dir = makeWorkspace({}, { copy: PRACTICE });
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+/** `node tools/CHECKER ARGS` in `dir`; TMPDIR may be a folder whose name is full of digits. */
+function check(dir: string, checker: string, args: string[] = [], env: Record<string, string> = {}) {
+  const run = spawnSync(process.execPath, [join("tools", checker), ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, PI_QUESTS_PI_PACKAGE: PI_PACKAGE, ...env },
+  });
+  return { status: run.status, output: `${run.stdout}${run.stderr}`.trim() };
+}
+
+const wordCount = (body: string, param = "path", file = ".pi/extensions/word-count.ts") => ({
+  [file]: `import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Type } from "typebox";
+
+export default function (pi) {
+  pi.registerTool({
+    name: "word_count",
+    label: "Word count",
+    description: "Count the words of a file.",
+    parameters: Type.Object({ ${param}: Type.String() }),
+    async execute(_id, params, _signal, _onUpdate, ctx) {
+      const file = resolve(ctx.cwd, params.${param});
+      const words = readFileSync(file, "utf8").split(/\\s+/).filter(Boolean).length;
+      return { content: [{ type: "text", text: ${body} }], details: {} };
+    },
+  });
+}
+`,
+});
+
+describe("check-word-count.mjs (first-extension)", () => {
+  it("passes a tool that echoes the file's path, whatever digits the path holds", () => {
+    const digits = makeWorkspace();
+    const tmp = join(digits, "9876543210-1234567890-5555");
+    mkdirSync(tmp);
+    const dir = project(wordCount("`${file} (1 file, 2026 edition): ${words} words`"));
+    expect(check(dir, "check-word-count.mjs", [], { TMPDIR: tmp })).toMatchObject({ status: 0 });
+  });
+
+  it("passes a tool in a folder of its own whose one text parameter is named file, with lines and characters", () => {
+    const dir = project(
+      wordCount("`${words} words, 3 lines, 1200 characters`", "file", ".pi/extensions/word-count/index.ts"),
+    );
+    expect(check(dir, "check-word-count.mjs")).toMatchObject({ status: 0 });
+  });
+
+  it("fails a tool that guesses every number, and one that miscounts", () => {
+    const guess = project(wordCount("Array.from({ length: 600 }, (_, n) => n).join(' ')"));
+    expect(check(guess, "check-word-count.mjs")).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(/not a list of guesses/),
+    });
+    const wrong = project(wordCount("`${words + 1} words`"));
+    expect(check(wrong, "check-word-count.mjs")).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(/has \d+ words/),
+    });
+  });
+});
+
+const gate = (condition: string, reason = '"rm -rf is blocked here: ask the user first."') => ({
+  ".pi/extensions/gate.ts": `export default function (pi) {
+  pi.on("tool_call", async (event) => {
+    if (event.toolName === "bash" && (${condition})) return { block: true, reason: ${reason} };
+  });
+}
+`,
+});
+
+describe("check-gate.mjs (tool-gate)", () => {
+  it("passes a gate that blocks rm -rf with a reason and lets other commands through, however it matches", () => {
+    expect(check(project(gate('event.input.command.includes("rm -rf")')), "check-gate.mjs")).toMatchObject({
+      status: 0,
+    });
+    expect(
+      check(project(gate("/\\brm\\s+-(rf|fr)\\b/.test(event.input.command)")), "check-gate.mjs"),
+    ).toMatchObject({
+      status: 0,
+    });
+  });
+
+  it("fails a gate that blocks every bash command, one without a reason, and none at all", () => {
+    expect(check(project(gate("true")), "check-gate.mjs")).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(/was blocked too/),
+    });
+    expect(
+      check(project(gate('event.input.command.includes("rm -rf")', '""')), "check-gate.mjs"),
+    ).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(/without a reason/),
+    });
+    expect(
+      check(project({ ".pi/extensions/other.ts": "export default function () {}\n" }), "check-gate.mjs"),
+    ).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(/no extension .* has a tool_call handler/),
+    });
+  });
+});
+
+describe("check-json-stream.mjs script (print-and-json)", () => {
+  const script = (text: string) =>
+    project({ "scripts/ask-pi.sh": text, "pi-run.jsonl": "the learner's stream\n" });
+
+  it("passes a script however it is written: a variable for the file, a command over lines, --print", () => {
+    for (const text of [
+      'pi --mode json -p "Summarize README.md" > pi-run.jsonl\n',
+      'OUT=pi-run.jsonl\npi --mode json -p "$1" > "$OUT"\n',
+      'cd "$(dirname "$0")/.."\npi --mode json \\\n  --print "Summarize README.md" \\\n  > pi-run.jsonl\n',
+      'run() { pi "$@"; }\nrun --mode json -p hi | tee pi-run.jsonl >/dev/null\n',
+    ]) {
+      const dir = script(text);
+      expect(
+        check(dir, "check-json-stream.mjs", ["script", "scripts/ask-pi.sh", "pi-run.jsonl"]),
+        text,
+      ).toMatchObject({
+        status: 0,
+      });
+      // The script ran in a copy: the files the check was given are as they were.
+      expect(readFileSync(join(dir, "pi-run.jsonl"), "utf8")).toBe("the learner's stream\n");
+    }
+  });
+
+  it("fails a script that does not run pi in JSON print mode, or keeps its stream elsewhere", () => {
+    const cases: [string, RegExp][] = [
+      ['pi --mode=json -p "Summarize" > pi-run.jsonl\n', /not in JSON print mode/],
+      ['pi -p "Summarize" > pi-run.jsonl\n', /not in JSON print mode/],
+      ["# pi --mode json -p x > pi-run.jsonl\ncat saved.jsonl > pi-run.jsonl\n", /never ran pi/],
+      ['pi --mode json -p "Summarize" > other.jsonl\n', /did not end up in pi-run.jsonl/],
+    ];
+    for (const [text, why] of cases)
+      expect(
+        check(script(text), "check-json-stream.mjs", ["script", "scripts/ask-pi.sh", "pi-run.jsonl"]),
+        text,
+      ).toMatchObject({
+        status: 1,
+        output: expect.stringMatching(why),
+      });
+  });
+});
+
+describe("check-sdk.mjs (sdk-program)", () => {
+  it("passes a program that loads the SDK with await import() and prints more than the name on a line", () => {
+    const dir = project({
+      "sdk/sessions.ts": `const { SessionManager } = await import("@earendil-works/pi-coding-agent");
+for (const session of await SessionManager.list(process.cwd(), process.argv[2])) console.log(\`- \${session.name} (\${session.path})\`);
+`,
+    });
+    expect(check(dir, "check-sdk.mjs")).toMatchObject({ status: 0 });
+  });
+});
