@@ -35,7 +35,8 @@ function check(dir: string, checker: string, args: string[] = [], env: Record<st
   return { status: run.status, output: `${run.stdout}${run.stderr}`.trim() };
 }
 
-const wordCount = (body: string, param = "path", file = ".pi/extensions/word-count.ts") => ({
+/** A word_count extension whose answer is `answer`, a template literal with {file} and {words} in it. */
+const wordCount = (answer: string, param = "path", file = ".pi/extensions/word-count.ts") => ({
   [file]: `import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Type } from "typebox";
@@ -49,7 +50,7 @@ export default function (pi) {
     async execute(_id, params, _signal, _onUpdate, ctx) {
       const file = resolve(ctx.cwd, params.${param});
       const words = readFileSync(file, "utf8").split(/\\s+/).filter(Boolean).length;
-      return { content: [{ type: "text", text: ${body} }], details: {} };
+      return { content: [{ type: "text", text: ${answer.replace(/\{(file|words)[^}]*\}/g, "$$$&")} }], details: {} };
     },
   });
 }
@@ -61,13 +62,13 @@ describe("check-word-count.mjs (first-extension)", () => {
     const digits = makeWorkspace();
     const tmp = join(digits, "9876543210-1234567890-5555");
     mkdirSync(tmp);
-    const dir = project(wordCount("`${file} (1 file, 2026 edition): ${words} words`"));
+    const dir = project(wordCount("`{file} (1 file, 2026 edition): {words} words`"));
     expect(check(dir, "check-word-count.mjs", [], { TMPDIR: tmp })).toMatchObject({ status: 0 });
   });
 
   it("passes a tool in a folder of its own whose one text parameter is named file, with lines and characters", () => {
     const dir = project(
-      wordCount("`${words} words, 3 lines, 1200 characters`", "file", ".pi/extensions/word-count/index.ts"),
+      wordCount("`{words} words, 3 lines, 1200 characters`", "file", ".pi/extensions/word-count/index.ts"),
     );
     expect(check(dir, "check-word-count.mjs")).toMatchObject({ status: 0 });
   });
@@ -78,7 +79,7 @@ describe("check-word-count.mjs (first-extension)", () => {
       status: 1,
       output: expect.stringMatching(/not a list of guesses/),
     });
-    const wrong = project(wordCount("`${words + 1} words`"));
+    const wrong = project(wordCount("`{words + 1} words`"));
     expect(check(wrong, "check-word-count.mjs")).toMatchObject({
       status: 1,
       output: expect.stringMatching(/has \d+ words/),
