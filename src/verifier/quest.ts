@@ -51,7 +51,11 @@ export const QuestFileSchema = z
     });
   });
 
-function newerFieldMessage(check: Check | { type: string; assert?: unknown }, field: string, version: number): string {
+function newerFieldMessage(
+  check: Check | { type: string; assert?: unknown },
+  field: string,
+  version: number,
+): string {
   const say = `say version: ${version} to use it`;
   if (field === "type") return `type: ${check.type} is a version ${version} check type; ${say}`;
   if (field === "assert" && "assert" in check)

@@ -32,7 +32,10 @@ describe("session_start", () => {
   });
 
   it("says resumed when a saved session is opened again: /resume, or a start with messages (pi --continue)", () => {
-    const saved = [messageEntry("e1", user("Hi")), messageEntry("e2", assistant([{ type: "text", text: "Hello!" }]))];
+    const saved = [
+      messageEntry("e1", user("Hi")),
+      messageEntry("e2", assistant([{ type: "text", text: "Hello!" }])),
+    ];
     const start = (reason: "startup" | "new" | "resume" | "fork" | "reload", entries = saved) =>
       createPiEventTranslator().sessionStart({ ...SESSION, reason, entries }).payload.resumed;
     expect(start("resume")).toBe(true);

@@ -149,10 +149,16 @@ describe("committedSince", () => {
   it("says whether HEAD holds a path that a commit since the baseline added or changed", async () => {
     const { repo, baseline } = makeRepo();
     write(repo, "hello.txt", "hello\n");
-    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({ ok: true, value: "not_in_head" });
+    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({
+      ok: true,
+      value: "not_in_head",
+    });
     git(repo, "add", "hello.txt");
     // Staged is not committed.
-    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({ ok: true, value: "not_in_head" });
+    expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({
+      ok: true,
+      value: "not_in_head",
+    });
     git(repo, "commit", "-qm", "hello");
     expect(await probe.committedSince(repo, baseline, "hello.txt")).toEqual({ ok: true, value: "committed" });
     // An uncommitted change after the commit leaves it committed; another file is unrelated.

@@ -174,7 +174,8 @@ export const gitCheck = defineCheckType({
   needs: {},
   newerFieldsUsed: (check) => {
     if (check.assert === "committed") return [{ field: "assert", version: 3 }];
-    if (check.assert === "commit_count" && check.branch !== undefined) return [{ field: "branch", version: 3 }];
+    if (check.assert === "commit_count" && check.branch !== undefined)
+      return [{ field: "branch", version: 3 }];
     return [];
   },
   pathFields: (check) =>
