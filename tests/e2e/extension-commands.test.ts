@@ -197,7 +197,10 @@ describe("the isolated task verifier behind the HUD", () => {
     expect(learner.notifications(from)).not.toContainEqual(
       expect.stringMatching(/^Quest complete: Make the test pass ✓/),
     );
-    expect(learner.hud().widget?.[1]).toBe("  ✗ bash test.sh passes: exit code 1, expected = 0");
+    // The HUD says why in words: the rewritten test was not used.
+    expect(learner.hud().widget?.[1]).toBe(
+      "  ✗ bash test.sh passes: test.sh is run by the check: your change to it was not used",
+    );
     expect(readFileSync(join(workspace, "test.sh"), "utf8")).toBe("exit 0\n");
 
     from = learner.lines.length;

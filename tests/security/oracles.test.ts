@@ -22,6 +22,8 @@ import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
 import { dataDirOutside, expectCleanAfter, makeRepo, NPM_CLI, snapshot } from "../support/task-verifier.ts";
 import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
+/** The summary of the check when the rewritten test.sh was put back from the template: it says so. */
+const TEST_PUT_BACK = "exit code 1, expected = 0; 1 change to a protected file not applied (test.sh)";
 const TEST_SH =
   '#!/bin/bash\ngrep -q hello greeting.txt || { echo "greeting.txt must say hello"; exit 1; }\n';
 const PACKAGE_JSON = `${JSON.stringify({ name: "practice", private: true, scripts: { test: "bash test.sh" } }, null, 2)}\n`;
@@ -170,7 +172,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     await checkLeavingFilesAlone(learner);
     expect(learner.check("test-passes")).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0", isolation: "worktree" },
+      evidence: { summary: TEST_PUT_BACK, isolation: "worktree" },
     });
     expect(JSON.stringify(learner.check("test-passes")?.evidence)).toContain("greeting.txt must say hello");
     expect(learner.result()?.status).not.toBe("pass");
@@ -240,7 +242,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     await checkLeavingFilesAlone(learner);
     expect(learner.check("test-passes")).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
   });
 
@@ -317,7 +319,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     await checkLeavingFilesAlone(later);
     expect(later.check("test-passes")).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
     expect(later.check("one-commit")?.status).toBe("pass");
     expect(later.result()?.status).toBe("fail");
@@ -361,7 +363,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     const honest = await (await evaluatorAt(template))({ events: [] });
     expect(honest.checks[0]).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
     expect(JSON.stringify(honest.checks[0]?.evidence)).not.toMatch(/not run again/);
     expectCleanAfter(workspace, before, dataDir);
@@ -423,7 +425,7 @@ describe("pi-quests check --events: the activation's baselines", () => {
     const result = JSON.parse(run.stdout);
     expect(result.checks[0]).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
     expectCleanAfter(r.workspace, before, r.dataDir);
   });
