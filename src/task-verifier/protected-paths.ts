@@ -150,9 +150,21 @@ export function buildFilesOf(command: string, dir: string, files: ReadonlySet<st
   return found;
 }
 
+/** Test-runner configuration whose string literals may name a setup file. */
+const RUNNER_CONFIG =
+  /^((vitest|jest|playwright|cypress|ava)\.(config|workspace)\.[cm]?[jt]s(on)?|karma\.conf\.[cm]?js|\.mocharc(\.[a-z]+)?|pytest\.ini|tox\.ini|setup\.cfg)$/;
+/** package.json keys that configure a test runner (their strings may name setup files). */
+const RUNNER_MANIFEST_KEYS = ["jest", "vitest", "mocha", "ava", "c8", "nyc"];
+const MAKE_FILE = /^(GNUmakefile|makefile|Makefile)$|\.mk$/;
+
+/** Whether the rule reads a file's text (by its name): a test runner's configuration, a Makefile. */
+export function readByTheRule(name: string): boolean {
+  return RUNNER_CONFIG.test(name) || MAKE_FILE.test(name);
+}
+
 /** The files a Makefile `include`s (`include`, `-include`, `sinclude`), relative to its folder. */
 export function makeIncludes(path: string, text: string, files: ReadonlySet<string>): string[] {
-  if (!/^(GNUmakefile|makefile|Makefile)$|\.mk$/.test(posix.basename(path))) return [];
+  if (!MAKE_FILE.test(posix.basename(path))) return [];
   const found: string[] = [];
   for (const match of text.matchAll(/^(?:-|s)?include[ \t]+(.+)$/gm))
     for (const word of (match[1] ?? "").trim().split(/\s+/)) {
@@ -161,12 +173,6 @@ export function makeIncludes(path: string, text: string, files: ReadonlySet<stri
     }
   return found;
 }
-
-/** Test-runner configuration whose string literals may name a setup file. */
-const RUNNER_CONFIG =
-  /^((vitest|jest|playwright|cypress|ava)\.(config|workspace)\.[cm]?[jt]s(on)?|karma\.conf\.[cm]?js|\.mocharc(\.[a-z]+)?|pytest\.ini|tox\.ini|setup\.cfg)$/;
-/** package.json keys that configure a test runner (their strings may name setup files). */
-const RUNNER_MANIFEST_KEYS = ["jest", "vitest", "mocha", "ava", "c8", "nyc"];
 
 /**
  * The files a test runner's configuration names, each with the configuration that names it: a
