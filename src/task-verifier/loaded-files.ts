@@ -16,6 +16,14 @@ const MAX_SPECIFIERS_PER_FILE = 500;
 const JS_EXTENSIONS = [".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx", ".json"];
 const SCRIPT_EXTENSION = /\.(sh|bash|py|[cm]?[jt]sx?|rb|pl)$/;
 
+/** Files that can import, source or include others: the ones whose text is worth reading here. */
+const MAY_LOAD = /(\.([cm]?[jt]sx?|vue|svelte|py|sh|bash|mk)$)|^(GNUmakefile|makefile|Makefile)$|^[^.]+$/;
+
+/** Whether a file, by its name, may load others (a script without an extension included). */
+export function mayLoadFiles(name: string): boolean {
+  return MAY_LOAD.test(name);
+}
+
 /** A file a check's tests load that the protection rule leaves to the candidate. */
 export type UnprotectedLoad = { path: string; loadedBy: string };
 
