@@ -35,8 +35,8 @@ export type UnprotectedLoad = { path: string; loadedBy: string };
 export function unprotectedLoads(input: Omit<PlanInput, "editable">): UnprotectedLoad[] {
   const files = new Set(input.baselineFiles);
   const plan = planProtection(input);
-  const protectedFiles = new Set(plan.restore);
   const found: UnprotectedLoad[] = [];
+  // What the rule protects is followed, never listed.
   const seen = new Set<string>(plan.restore);
   const pending = [...plan.restore];
   const followed = new Set<string>();
@@ -49,7 +49,7 @@ export function unprotectedLoads(input: Omit<PlanInput, "editable">): Unprotecte
     for (const target of referencesOf(from, text, files)) {
       if (seen.has(target)) continue;
       seen.add(target);
-      if (!protectedFiles.has(target)) found.push({ path: target, loadedBy: from });
+      found.push({ path: target, loadedBy: from });
       pending.push(target);
     }
   }
