@@ -63,7 +63,7 @@ describe("pi-quests lint: what a check without editable leaves to the learner", 
       expect(await lint(packWith(quest))).toEqual({ exitCode: 0, stdout: "1 quest(s) valid\n", stderr: "" });
   });
 
-  it("one warning a check, at each check's run; a second quest on the same sandbox is read from the same template", async () => {
+  it("one warning a check, each at its own run, a check run from test/ too", async () => {
     const pack = packWith(
       `${HEAD}sandbox: sandboxes/calc\nchecks:\n  - id: a\n    type: command\n    run: bash test/run.sh\n  - id: b\n    type: command\n    cwd: "{sandbox}/test"\n    run: bash run.sh\n`,
     );

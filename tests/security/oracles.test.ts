@@ -22,8 +22,6 @@ import { type FakeQuestUi, fakeQuestUi } from "../support/fake-quest-ui.ts";
 import { dataDirOutside, expectCleanAfter, makeRepo, NPM_CLI, snapshot } from "../support/task-verifier.ts";
 import { git, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
-/** The summary of the check when the rewritten test.sh was put back from the template: it says so. */
-const TEST_PUT_BACK = "exit code 1, expected = 0; 1 change to a protected file not applied (test.sh)";
 const TEST_SH =
   '#!/bin/bash\ngrep -q hello greeting.txt || { echo "greeting.txt must say hello"; exit 1; }\n';
 const PACKAGE_JSON = `${JSON.stringify({ name: "practice", private: true, scripts: { test: "bash test.sh" } }, null, 2)}\n`;
@@ -480,3 +478,5 @@ describe("pi-quests check --events: the activation's baselines", () => {
     );
   });
 });
+/** The summary of the check when the rewritten test.sh was put back from the template: it says so. */
+const TEST_PUT_BACK = "exit code 1, expected = 0; 1 change to a protected file not applied (test.sh)";
