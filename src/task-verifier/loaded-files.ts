@@ -7,7 +7,7 @@
  */
 import { posix } from "node:path";
 import { shellWords } from "./command-words.ts";
-import { type PlanInput, planProtection } from "./protected-paths.ts";
+import { BUILD_FILES, type PlanInput, planProtection } from "./protected-paths.ts";
 
 /** How far the search goes: files read, and import specifiers taken from one file. */
 export const MAX_FILES_FOLLOWED = 2000;
@@ -27,18 +27,66 @@ export function mayLoadFiles(name: string): boolean {
 /** A file a check's tests load that the protection rule leaves to the candidate. */
 export type UnprotectedLoad = { path: string; loadedBy: string };
 
+/** Programs that find and run test files themselves (their tests are not named on the command line). */
+const TEST_RUNNERS = new Set([
+  "vitest",
+  "jest",
+  "mocha",
+  "ava",
+  "tap",
+  "tape",
+  "pytest",
+  "py.test",
+  "bats",
+  "rspec",
+  "phpunit",
+  "tox",
+  "nox",
+  "ctest",
+]);
+
 /**
- * The files the protected files of a check (without `editable`) load, directly or through other
- * loaded files, that the rule does not protect: each with the first file found loading it.
- * Bounded: at most MAX_FILES_FOLLOWED files are read.
+ * Whether a command line may run tests it does not name: a test runner (`vitest`, `pytest`,
+ * `python -m pytest`, `node --test`, `go test`, `cargo test`...) or a build tool, whose recipes
+ * are the author's to read.
+ */
+export function runsTestsItFinds(command: string): boolean {
+  return shellWords(command).some((words) =>
+    words.some((word, index) => {
+      const tool = posix.basename(word);
+      const rest = words.slice(index + 1);
+      if (TEST_RUNNERS.has(tool) || tool in BUILD_FILES) return true;
+      if (/^(node|bun|deno)$/.test(tool)) return rest.includes("--test") || rest[0] === "test";
+      if (/^python[\d.]*$/.test(tool)) return rest.includes("pytest") || rest.includes("unittest");
+      return /^(go|cargo|dotnet|mvn|gradlew?|swift|zig)$/.test(tool) && rest.includes("test");
+    }),
+  );
+}
+
+/** A script's text that runs a test runner (`node --test`, `vitest`, `pytest`...) on files it finds. */
+const RUNS_A_RUNNER = /--test\b|\b(vitest|jest|mocha|pytest|unittest|bats)\b/;
+
+/**
+ * The files a check (without `editable`) loads through what the rule protects, directly or
+ * through other loaded files, that the rule does not protect: each with the first file found
+ * loading it. What is followed: the files the check and its npm scripts name, its oracles, build
+ * and setup files, and, when the check may run tests it finds itself (a command such as
+ * `node --test`, `make test`, or a script it names that runs a test runner), every test and
+ * configuration file too. Bounded: at most MAX_FILES_FOLLOWED files are read.
  */
 export function unprotectedLoads(input: Omit<PlanInput, "editable">): UnprotectedLoad[] {
   const files = new Set(input.baselineFiles);
   const plan = planProtection(input);
+  const findsTests =
+    plan.commands.some(({ command }) => runsTestsItFinds(command)) ||
+    plan.named.some((path) => RUNS_A_RUNNER.test(input.baselineContent?.(path) ?? ""));
   const found: UnprotectedLoad[] = [];
   // What the rule protects is followed, never listed.
   const seen = new Set<string>(plan.restore);
-  const pending = [...plan.restore];
+  const pending = plan.restore.filter((path) => {
+    const rule = plan.reasons[path]?.rule;
+    return findsTests || plan.named.includes(path) || (rule !== "test" && rule !== "configuration");
+  });
   const followed = new Set<string>();
   while (pending.length > 0 && followed.size < MAX_FILES_FOLLOWED) {
     const from = pending.shift() as string;

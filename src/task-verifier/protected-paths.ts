@@ -55,6 +55,10 @@ export type ProtectionPlan = {
    * `chmod +x` the task asked for still counts.
    */
   keepCandidateMode: string[];
+  /** The command lines the check runs: its `run` and the npm scripts it runs, each with its folder. */
+  commands: Array<{ command: string; dir: string }>;
+  /** Every baseline file those command lines name (whichever rule protects it first). */
+  named: string[];
 };
 
 /** package.json keys that decide what runs and how tests are configured. */
@@ -264,10 +268,14 @@ export function planProtection(input: PlanInput): ProtectionPlan {
   // 2: files named by the check and by the package scripts it runs, recursively through `npm run`.
   const seenScripts = new Set<string>();
   const commands: Array<{ command: string; dir: string }> = [];
+  const namedFiles = new Set<string>();
   const followCommand = (command: string, dir: string, by: string) => {
     commands.push({ command, dir });
-    for (const word of fileWords(command))
-      protect(posix.normalize(posix.join(dir, word)), { rule: "named", by });
+    for (const word of fileWords(command)) {
+      const path = posix.normalize(posix.join(dir, word));
+      if (files.has(path)) namedFiles.add(path);
+      protect(path, { rule: "named", by });
+    }
     const manifestPath = nearestManifest(dir, files);
     if (manifestPath === undefined) return;
     const scripts = input.baselineManifest(manifestPath)?.scripts;
@@ -342,6 +350,8 @@ export function planProtection(input: PlanInput): ProtectionPlan {
     missingOracles,
     reasons,
     keepCandidateMode: named.filter((path) => !oracles.has(path)).sort(),
+    commands,
+    named: [...namedFiles].sort(),
   };
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import {
   MAX_FILES_FOLLOWED,
   referencesOf,
+  runsTestsItFinds,
   shellSources,
   unprotectedLoads,
 } from "../../src/task-verifier/loaded-files.ts";
@@ -135,6 +136,21 @@ describe("unprotectedLoads: what the protected files load that the rule leaves t
     expect(scenario(contents, "node tools/check.mjs", ["tools"])).toEqual([]);
   });
 
+  it("tests the check does not run are not followed; those a runner finds, or a named script runs, are", () => {
+    const project = {
+      "test/calc.test.js": 'require("../src/calc.js");',
+      "src/calc.js": "",
+      "tools/check.mjs": 'spawnSync(process.execPath, ["--test", ...files]);',
+      "hello.txt": "hello\n",
+    };
+    expect(scenario(project, "grep -qi hello hello.txt")).toEqual([]);
+    const calc = [{ path: "src/calc.js", loadedBy: "test/calc.test.js" }];
+    expect(scenario(project, "node --test")).toEqual(calc);
+    expect(scenario(project, "node tools/check.mjs")).toEqual(calc);
+    // A test the check names is followed whatever runs it.
+    expect(scenario(project, "node test/calc.test.js")).toEqual(calc);
+  });
+
   it("is bounded: an import chain longer than the bound is not followed to its end", () => {
     const count = MAX_FILES_FOLLOWED + 50;
     const name = (i: number) => `chain/m${i}.js`;
@@ -152,5 +168,34 @@ describe("unprotectedLoads: what the protected files load that the rule leaves t
     });
     expect(found.length).toBeLessThanOrEqual(MAX_FILES_FOLLOWED);
     expect(found.length).toBeGreaterThan(100);
+  });
+});
+
+describe("runsTestsItFinds: a command that may run tests it does not name", () => {
+  it.each([
+    "npx vitest run",
+    "node --test",
+    "node --test --test-reporter=tap",
+    "python3 -m pytest -q",
+    "python -m unittest discover",
+    "pytest",
+    "go test ./...",
+    "cargo test",
+    "make test",
+    "just check",
+    "bats test",
+    "/usr/bin/jest --ci",
+  ])("`%s` does", (command) => {
+    expect(runsTestsItFinds(command)).toBe(true);
+  });
+
+  it.each([
+    "grep -qi hello hello.txt",
+    "node tools/check.mjs",
+    "bash test/run.sh",
+    "echo test",
+    "go build ./...",
+  ])("`%s` does not", (command) => {
+    expect(runsTestsItFinds(command)).toBe(false);
   });
 });
