@@ -55,7 +55,7 @@ export function runsTestsItFinds(command: string): boolean {
     words.some((word, index) => {
       const tool = posix.basename(word);
       const rest = words.slice(index + 1);
-      if (TEST_RUNNERS.has(tool) || tool in BUILD_FILES) return true;
+      if (TEST_RUNNERS.has(tool) || Object.hasOwn(BUILD_FILES, tool)) return true;
       if (/^(node|bun|deno)$/.test(tool)) return rest.includes("--test") || rest[0] === "test";
       if (/^python[\d.]*$/.test(tool)) return rest.includes("pytest") || rest.includes("unittest");
       return /^(go|cargo|dotnet|mvn|gradlew?|swift|zig)$/.test(tool) && rest.includes("test");

@@ -132,7 +132,9 @@ export function buildFilesOf(command: string, dir: string, files: ReadonlySet<st
   const found: string[] = [];
   for (const words of shellWords(command)) {
     words.forEach((word, index) => {
-      const names = BUILD_FILES[posix.basename(word)];
+      const tool = posix.basename(word);
+      // Own keys only: a word such as `constructor` names no build tool.
+      const names = Object.hasOwn(BUILD_FILES, tool) ? BUILD_FILES[tool] : undefined;
       if (!names) return;
       const rest = words.slice(index + 1);
       let folder = dir;

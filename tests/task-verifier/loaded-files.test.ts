@@ -195,6 +195,7 @@ describe("runsTestsItFinds: a command that may run tests it does not name", () =
     "bash test/run.sh",
     "echo test",
     "go build ./...",
+    "echo constructor",
   ])("`%s` does not", (command) => {
     expect(runsTestsItFinds(command)).toBe(false);
   });

@@ -479,6 +479,8 @@ describe("buildFilesOf: the build files a command's tools read", () => {
     // Any word naming the tool counts: protecting a build file too often costs nothing.
     ["echo make", "", ["Makefile"]],
     ["node test.js", "", []],
+    // A word that is a key of every object is no build tool (it once threw).
+    ["echo constructor toString __proto__", "", []],
   ])("%s", (command, dir, expected) => {
     expect(buildFilesOf(command, dir, files)).toEqual(expected);
   });
