@@ -7,6 +7,7 @@ import { loadQuests } from "../verifier/loader.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
+import { protectionWarnings } from "./lint-protection.ts";
 import { LINT_USAGE } from "./usage.ts";
 
 export async function lint(args: string[], io: CliIo): Promise<number> {
@@ -32,10 +33,16 @@ export async function lint(args: string[], io: CliIo): Promise<number> {
   }
   let quests = 0;
   let plays = 0;
+  let warnings = 0;
   let invalid = false;
   const report = (diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]) => {
     invalid = true;
     for (const diagnostic of diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
+  };
+  // A warning is said like an error, file:line:col, and never makes the input invalid.
+  const warn = (diagnostics: readonly Parameters<typeof formatDiagnostic>[0][]) => {
+    warnings += diagnostics.length;
+    for (const diagnostic of diagnostics) io.stderr(`warning: ${formatDiagnostic(diagnostic)}\n`);
   };
   for (const path of parsed.positionals) {
     const absolute = resolve(io.cwd, path);
@@ -45,6 +52,7 @@ export async function lint(args: string[], io: CliIo): Promise<number> {
       continue;
     }
     quests += loaded.value.length;
+    warn(await protectionWarnings(loaded.value));
     // A pack folder's plays are checked against its quests; a lone quest file has none.
     if (!(await isFolder(absolute))) continue;
     const loadedPlays = await loadPlays(
@@ -55,7 +63,9 @@ export async function lint(args: string[], io: CliIo): Promise<number> {
     else report(loadedPlays.diagnostics);
   }
   if (invalid) return EXIT.invalid;
-  io.stdout(plays > 0 ? `${quests} quest(s) and ${plays} play(s) valid\n` : `${quests} quest(s) valid\n`);
+  const valid = plays > 0 ? `${quests} quest(s) and ${plays} play(s) valid` : `${quests} quest(s) valid`;
+  const warned = warnings === 0 ? "" : warnings === 1 ? " (1 warning)" : ` (${warnings} warnings)`;
+  io.stdout(`${valid}${warned}\n`);
   return EXIT.pass;
 }
 

@@ -1,20 +1,18 @@
 /**
- * The baseline's text of the files whose imports, sources and includes the protection planner
- * follows (src/task-verifier/loaded-files.ts). Read once per verifier from git's object store
- * (the baseline never changes), bounded in file size, file count and total bytes: a file over
- * a bound is simply not followed, and its imports stay unprotected by this rule.
+ * The baseline's text of the files the protection rule reads (src/task-verifier/protected-paths.ts,
+ * `readByTheRule`): test-runner configurations, for the setup files they name, and Makefiles,
+ * for what they include. Read once per verifier from git's object store (the baseline never
+ * changes), bounded in file size, file count and total bytes: a file over a bound is simply not
+ * read, and what it names is not protected by this rule.
  */
 import { posix } from "node:path";
 import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 import { readBlobs } from "./blobs.ts";
+import { readByTheRule } from "./protected-paths.ts";
 
 export const MAX_FOLLOWED_FILE_BYTES = 256 * 1024;
 export const MAX_FOLLOWED_FILES = 5000;
 export const MAX_FOLLOWED_TOTAL_BYTES = 32 * 1024 * 1024;
-
-/** Files that can import, source or include others, or name setup files. */
-const FOLLOWED_NAME =
-  /(\.([cm]?[jt]sx?|vue|svelte|py|sh|bash|mk|json|ini|cfg|toml)$)|^(GNUmakefile|makefile|Makefile|\.mocharc(\.[a-z]+)?)$|^[^.]+$/;
 
 export async function readBaselineTexts(
   git: GitRunner,
@@ -31,7 +29,7 @@ export async function readBaselineTexts(
     const path = line.slice(tab + 1);
     const bytes = Number(size);
     if (type !== "blob" || mode === "120000" || !id || !Number.isSafeInteger(bytes)) continue;
-    if (bytes > MAX_FOLLOWED_FILE_BYTES || !FOLLOWED_NAME.test(posix.basename(path))) continue;
+    if (bytes > MAX_FOLLOWED_FILE_BYTES || !readByTheRule(posix.basename(path))) continue;
     if (wanted.length >= MAX_FOLLOWED_FILES || total + bytes > MAX_FOLLOWED_TOTAL_BYTES) break;
     wanted.push({ id, path });
     total += bytes;

@@ -1,163 +1,107 @@
 /**
- * What a test really loads, decided from the baseline's bytes alone (pure, bounded). A verdict
- * rests on more than the test files: the helpers a test or a script imports or sources, the
- * build file a `make test` reads, the setup file a test config names. Rewriting any of them
- * (`module.exports = () => true`) would turn the test green without the work, so they are
- * protected too.
- *
- * The code under test is imported by the tests as well, and it must stay the candidate's: an
- * import found by reading a file is not protected when it lies in a source folder (`src`,
- * `lib`, `app`, ...) or has the name of the test's subject (`calc.py` for `test_calc.py`,
- * `add.js` for `add.test.js`). A quest whose code under test lives elsewhere says `editable`.
+ * What a check's tests really load, read from the baseline's bytes (pure, bounded): the files a
+ * protected file (a test, a script the check runs, a build file) imports, sources or runs by a
+ * relative path, transitively. None of it is protected for being loaded (protected-paths.ts has
+ * the rule, and a loaded file is the candidate's unless the rule names it); `pi-quests lint` uses
+ * this to tell an author which files a check without `editable` leaves to the learner.
  */
 import { posix } from "node:path";
-import { isTestSource, shellWords } from "./protected-paths.ts";
+import { shellWords } from "./command-words.ts";
+import { BUILD_FILES, type PlanInput, planProtection } from "./protected-paths.ts";
 
 /** How far the search goes: files read, and import specifiers taken from one file. */
 export const MAX_FILES_FOLLOWED = 2000;
 const MAX_SPECIFIERS_PER_FILE = 500;
 
-const SOURCE_FOLDERS = new Set(["src", "lib", "app", "source", "sources", "pkg", "internal", "cmd"]);
 const JS_EXTENSIONS = [".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".jsx", ".tsx", ".json"];
 const SCRIPT_EXTENSION = /\.(sh|bash|py|[cm]?[jt]sx?|rb|pl)$/;
 
-/** Build tools a check's command may run, and the files each reads in its folder. */
-export const BUILD_FILES: Record<string, readonly string[]> = {
-  make: ["GNUmakefile", "makefile", "Makefile"],
-  gmake: ["GNUmakefile", "makefile", "Makefile"],
-  just: ["justfile", "Justfile", ".justfile"],
-  rake: ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"],
-  cmake: ["CMakeLists.txt"],
-  ctest: ["CMakeLists.txt", "CTestTestfile.cmake"],
-  ninja: ["build.ninja"],
-  task: ["Taskfile.yml", "Taskfile.yaml"],
-  mvn: ["pom.xml"],
-  gradle: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
-  gradlew: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
-  cargo: ["Cargo.toml"],
-  pytest: ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
-  tox: ["tox.ini"],
-  deno: ["deno.json", "deno.jsonc"],
-};
+/** Files that can import, source or include others: the ones whose text is worth reading here. */
+const MAY_LOAD = /(\.([cm]?[jt]sx?|vue|svelte|py|sh|bash|mk)$)|^(GNUmakefile|makefile|Makefile)$|^[^.]+$/;
 
-/** Test-runner configuration whose string literals may name a setup file. */
-const RUNNER_CONFIG =
-  /^((vitest|jest|playwright|cypress|ava)\.(config|workspace)\.[cm]?[jt]s(on)?|karma\.conf\.[cm]?js|\.mocharc(\.[a-z]+)?|pytest\.ini|tox\.ini|setup\.cfg)$/;
-/** package.json keys that configure a test runner (their strings may name setup files). */
-const RUNNER_MANIFEST_KEYS = ["jest", "vitest", "mocha", "ava", "c8", "nyc"];
+/** Whether a file, by its name, may load others (a script without an extension included). */
+export function mayLoadFiles(name: string): boolean {
+  return MAY_LOAD.test(name);
+}
 
-export type LoadedFilesInput = {
-  /** Every file tracked at the baseline. */
-  files: ReadonlySet<string>;
-  /** The baseline's bytes of a file as text, when they were read (bounded). */
-  content(path: string): string | undefined;
-  /** Files already protected (tests, configs, files the check names): their imports are followed. */
-  protectedFiles: readonly string[];
-  /** The commands the check runs, with the folder each runs in (repository-relative, "" the root). */
-  commands: ReadonlyArray<{ command: string; dir: string }>;
-  /** The baseline's package.json files, parsed. */
-  manifest(path: string): Record<string, unknown> | undefined;
-};
+/** A file a check's tests load that the protection rule leaves to the candidate. */
+export type UnprotectedLoad = { path: string; loadedBy: string };
 
-/** Files to protect, each with why: loaded by a test or a script, a build file, a setup file. */
-export function loadedFiles(input: LoadedFilesInput): Record<string, string> {
-  const found: Record<string, string> = {};
-  const queue: string[] = [];
-  const add = (path: string | undefined, reason: string) => {
-    if (path === undefined || !input.files.has(path) || path in found) return;
-    found[path] = reason;
-    queue.push(path);
-  };
+/** Programs that find and run test files themselves (their tests are not named on the command line). */
+const TEST_RUNNERS = new Set([
+  "vitest",
+  "jest",
+  "mocha",
+  "ava",
+  "tap",
+  "tape",
+  "pytest",
+  "py.test",
+  "bats",
+  "rspec",
+  "phpunit",
+  "tox",
+  "nox",
+  "ctest",
+]);
 
-  for (const { command, dir } of input.commands) {
-    for (const file of buildFilesOf(command, dir, input.files)) add(file, `build file of "${command}"`);
-    for (const file of shellSources(command, dir, input.files)) add(file, `sourced by "${command}"`);
-  }
-  for (const path of input.files) {
-    if (RUNNER_CONFIG.test(posix.basename(path))) {
-      for (const named of namedFiles(input.content(path) ?? "", posix.dirname(path), input.files))
-        add(named, `named by the test configuration ${path}`);
-    }
-    if (posix.basename(path) === "package.json") {
-      const manifest = input.manifest(path);
-      for (const key of RUNNER_MANIFEST_KEYS) {
-        for (const text of stringsIn(manifest?.[key]))
-          for (const named of candidatesFor(text, posix.dirname(path), input.files))
-            add(named, `named by "${key}" in ${path}`);
-      }
-    }
-  }
+/**
+ * Whether a command line may run tests it does not name: a test runner (`vitest`, `pytest`,
+ * `python -m pytest`, `node --test`, `go test`, `cargo test`...) or a build tool, whose recipes
+ * are the author's to read.
+ */
+export function runsTestsItFinds(command: string): boolean {
+  return shellWords(command).some((words) =>
+    words.some((word, index) => {
+      const tool = posix.basename(word);
+      const rest = words.slice(index + 1);
+      if (TEST_RUNNERS.has(tool) || Object.hasOwn(BUILD_FILES, tool)) return true;
+      if (/^(node|bun|deno)$/.test(tool)) return rest.includes("--test") || rest[0] === "test";
+      if (/^python[\d.]*$/.test(tool)) return rest.includes("pytest") || rest.includes("unittest");
+      return /^(go|cargo|dotnet|mvn|gradlew?|swift|zig)$/.test(tool) && rest.includes("test");
+    }),
+  );
+}
 
-  // Follow imports from everything protected, transitively, within the bound.
+/** A script's text that runs a test runner (`node --test`, `vitest`, `pytest`...) on files it finds. */
+const RUNS_A_RUNNER = /--test\b|\b(vitest|jest|mocha|pytest|unittest|bats)\b/;
+
+/**
+ * The files a check (without `editable`) loads through what the rule protects, directly or
+ * through other loaded files, that the rule does not protect: each with the first file found
+ * loading it. What is followed: the files the check and its npm scripts name, its oracles, build
+ * and setup files, and, when the check may run tests it finds itself (a command such as
+ * `node --test`, `make test`, or a script it names that runs a test runner), every test and
+ * configuration file too. Bounded: at most MAX_FILES_FOLLOWED files are read.
+ */
+export function unprotectedLoads(input: Omit<PlanInput, "editable">): UnprotectedLoad[] {
+  const files = new Set(input.baselineFiles);
+  const plan = planProtection(input);
+  const findsTests =
+    plan.commands.some(({ command }) => runsTestsItFinds(command)) ||
+    plan.named.some((path) => RUNS_A_RUNNER.test(input.baselineContent?.(path) ?? ""));
+  const found: UnprotectedLoad[] = [];
+  // What the rule protects is followed, never listed.
+  const seen = new Set<string>(plan.restore);
+  const pending = plan.restore.filter((path) => {
+    const rule = plan.reasons[path]?.rule;
+    return findsTests || plan.named.includes(path) || (rule !== "test" && rule !== "configuration");
+  });
   const followed = new Set<string>();
-  const pending = [...input.protectedFiles, ...queue.splice(0)];
   while (pending.length > 0 && followed.size < MAX_FILES_FOLLOWED) {
     const from = pending.shift() as string;
     if (followed.has(from)) continue;
     followed.add(from);
-    const text = input.content(from);
+    const text = input.baselineContent?.(from);
     if (text === undefined) continue;
-    for (const target of referencesOf(from, text, input.files)) {
-      if (isCodeUnderTest(target, from)) continue;
-      add(target, `loaded by ${from}`);
+    for (const target of referencesOf(from, text, files)) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      found.push({ path: target, loadedBy: from });
+      pending.push(target);
     }
-    pending.push(...queue.splice(0));
   }
-  return found;
-}
-
-/** Whether an imported file is the code a test exercises (the candidate's to change). */
-export function isCodeUnderTest(path: string, importedBy: string): boolean {
-  if (isTestSource(path)) return false;
-  if (
-    path
-      .split("/")
-      .slice(0, -1)
-      .some((folder) => SOURCE_FOLDERS.has(folder))
-  )
-    return true;
-  const subject = testSubject(posix.basename(importedBy));
-  return subject !== undefined && stem(posix.basename(path)) === subject;
-}
-
-/** `add` for add.test.js, `calc` for test_calc.py or calc_test.go. */
-function testSubject(name: string): string | undefined {
-  const match =
-    /^(.+)\.(test|spec)\.[cm]?[jt]sx?$/.exec(name) ??
-    /^test_(.+)\.py$/.exec(name) ??
-    /^(.+)_test\.(py|go)$/.exec(name);
-  return match?.[1];
-}
-
-const stem = (name: string) => name.replace(/\.[^.]*$/, "");
-
-/** The build files a command line's tools read (`make -C dir`, `make -f file` included). */
-export function buildFilesOf(command: string, dir: string, files: ReadonlySet<string>): string[] {
-  const found: string[] = [];
-  for (const words of shellWords(command)) {
-    words.forEach((word, index) => {
-      const tool = posix.basename(word);
-      const names = BUILD_FILES[tool];
-      if (!names) return;
-      const rest = words.slice(index + 1);
-      let folder = dir;
-      const explicit: string[] = [];
-      rest.forEach((option, at) => {
-        const value = rest[at + 1];
-        if ((option === "-C" || option === "--directory") && value) folder = posix.join(dir, value);
-        else if (option.startsWith("--directory=")) folder = posix.join(dir, option.slice(12));
-        else if ((option === "-f" || option === "--file" || option === "--makefile") && value)
-          explicit.push(value);
-        else if (/^--(file|makefile)=/.test(option)) explicit.push(option.replace(/^--\w+=/, ""));
-      });
-      const inFolder = (name: string) => posix.normalize(posix.join(folder || ".", name));
-      for (const name of [...names, ...explicit]) {
-        const path = inFolder(name);
-        if (files.has(path)) found.push(path);
-      }
-    });
-  }
-  return found;
+  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
@@ -254,30 +198,4 @@ function pythonModule(base: string, module: string, files: ReadonlySet<string>, 
   return bases.flatMap((folder) =>
     [`${path}.py`, `${path}/__init__.py`].flatMap((tail) => existing(posix.join(folder, tail), files) ?? []),
   );
-}
-
-/** String literals in a config's text that name a baseline file (relative to it, or the root). */
-function namedFiles(text: string, dir: string, files: ReadonlySet<string>): string[] {
-  const found: string[] = [];
-  for (const match of text.matchAll(/(['"`])([^'"`\n]{1,300})\1|=[ \t]*([^\s#;'"]{1,300})/g)) {
-    for (const named of candidatesFor(match[2] ?? match[3] ?? "", dir, files)) found.push(named);
-  }
-  return found;
-}
-
-/** A string from a config as the files it can name: relative to the config's folder, or the root. */
-function candidatesFor(text: string, dir: string, files: ReadonlySet<string>): string[] {
-  const cleaned = text.replace(/^<rootDir>\//, "").trim();
-  if (cleaned === "" || cleaned.includes("*") || posix.isAbsolute(cleaned)) return [];
-  // Exact names only: a folder (an alias to `./src`) must not pull in its index file.
-  const tries = [posix.join(dir, cleaned), cleaned].map((path) => existing(path, files));
-  return [...new Set(tries.filter((path): path is string => path !== undefined))];
-}
-
-/** Every string inside a JSON value (bounded by the value's size). */
-function stringsIn(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsIn);
-  return [];
 }

@@ -4,17 +4,39 @@
  * is written; the learner's files are never touched.
  */
 import { createHash } from "node:crypto";
-import { chmod, lstat, mkdir, readdir, readFile, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  symlink,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
 import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 import { readBlobs } from "./blobs.ts";
-import { PROTECTED_MANIFEST_KEYS, type ProtectionPlan } from "./protected-paths.ts";
+import {
+  PROTECTED_MANIFEST_KEYS,
+  type Protection,
+  type ProtectionPlan,
+  type Removal,
+} from "./protected-paths.ts";
 
 export type Preparation = {
   restored: string[];
   manifestsMerged: string[];
   removedConfigs: string[];
   linkedNodeModules: string[];
+  /**
+   * The candidate's changes the run does not see, and why: a protected file it changed that was
+   * put back (its content, its mode, or its being there), a file it added that was removed.
+   * With manifestsMerged (its package scripts put back), what the learner is told was not used.
+   */
+  overridden: Array<{ path: string } & (Protection | { rule: Removal })>;
 };
 
 type Step<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -113,6 +135,23 @@ async function restoreFromBaseline(
   return { ok: true, value: undefined };
 }
 
+/**
+ * What is at `path` in the worktree, as one comparable string: nothing, a folder, a link and its
+ * target, or a file's executable bit and content hash. Never read through a linked folder.
+ */
+async function stateOf(worktree: string, path: string): Promise<string> {
+  if (!(await underRealFolders(worktree, path))) return "through a link";
+  const full = join(worktree, path);
+  const info = await lstat(full).catch(() => undefined);
+  if (!info) return "none";
+  if (info.isSymbolicLink()) return `link ${await readlink(full).catch(() => "?")}`;
+  if (!info.isFile()) return "not a file";
+  const hash = createHash("sha256")
+    .update(await readFile(full))
+    .digest("hex");
+  return `file ${(info.mode & 0o111) !== 0 ? "x" : "-"} ${hash}`;
+}
+
 export async function protect(
   git: GitRunner,
   worktree: string,
@@ -121,7 +160,12 @@ export async function protect(
   plan: ProtectionPlan,
   /** The baseline's bytes of a package.json, when the caller already has them. */
   baselineManifest: (path: string) => Buffer | undefined = () => undefined,
+  /** The paths the candidate's patch changed: which of them were put back is the learner's to know. */
+  candidatePaths: readonly string[] = [],
 ): Promise<Step<Preparation>> {
+  const changed = new Set(candidatePaths);
+  const before = new Map<string, string>();
+  for (const path of plan.restore) if (changed.has(path)) before.set(path, await stateOf(worktree, path));
   // A script the check runs by name keeps the candidate's executable bit (content comes back).
   const candidateModes = new Map<string, boolean>();
   for (const path of plan.keepCandidateMode) {
@@ -137,6 +181,11 @@ export async function protect(
     const mode = executable ? info.mode | (readable >> 2) : info.mode & ~0o111;
     if (mode !== info.mode) await chmod(join(worktree, path), mode & 0o7777);
   }
+  const overridden: Preparation["overridden"] = [];
+  for (const [path, state] of before) {
+    const reason = plan.reasons[path];
+    if (reason && (await stateOf(worktree, path)) !== state) overridden.push({ path, ...reason });
+  }
 
   const manifestsMerged: string[] = [];
   for (const manifest of plan.manifests) {
@@ -151,13 +200,18 @@ export async function protect(
   const added = await git(["ls-files", "--others", "-z"], { cwd: worktree });
   if (!added.ok) return added;
   for (const path of splitNul(added.stdout)) {
-    if (!plan.removeIfAdded(path)) continue;
+    const removal = plan.removalOf(path);
+    if (removal === undefined) continue;
     await rm(join(worktree, path), { force: true });
     removedConfigs.push(path);
+    overridden.push({ path, rule: removal });
   }
 
   const linkedNodeModules = await linkNodeModules(worktree, workspace, plan.manifests);
-  return { ok: true, value: { restored: plan.restore, manifestsMerged, removedConfigs, linkedNodeModules } };
+  return {
+    ok: true,
+    value: { restored: plan.restore, manifestsMerged, removedConfigs, linkedNodeModules, overridden },
+  };
 }
 
 /**

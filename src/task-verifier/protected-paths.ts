@@ -1,28 +1,64 @@
 /**
- * What the candidate may not change: the files a check's verdict rests on. Everything here is
- * decided from the pinned baseline, never from the candidate's copy: the baseline's package
- * scripts say which files they run, the baseline's tree says which files are tests.
+ * What the candidate may not change, and only that: the rule a quest author reads
+ * (docs/quest-format.md, "What a command check protects"). It is decided from the pinned
+ * baseline alone, never from the candidate's copy. Put back from the baseline before the check
+ * runs:
+ *
+ *   1. every `oracle_paths` entry (a file, or every file of a folder);
+ *   2. the files the check's `run` names, and the files named by the package scripts it runs
+ *      (`npm test`, `npm run x`, npm's `pre`/`post` hooks, recursively);
+ *   3. test files by the test runners' conventions (`isTestSource`);
+ *   4. test, lint and package configuration (`isConfigFile`), and the files a test runner's
+ *      configuration names (a vitest `setupFiles` entry, a jest setup file);
+ *   5. the build files of the build tools the commands run (`make test` reads the Makefile and
+ *      what it `include`s): they are the command's configuration;
+ *   6. in every package.json, the scripts and test configuration keys (PROTECTED_MANIFEST_KEYS).
+ *
+ * Nothing else. Any other file a test imports or sources (a helper `lib/assert.sh`, `calc.sh`,
+ * `src/x.js`), wherever it lives, is the candidate's: the verifier never guesses which loaded
+ * file is the code under test. A quest that wants more protected says `editable`, and then only
+ * editable paths come from the candidate at all (candidate-scope.ts). Inside `editable`, rules 1
+ * to 3, the configuration files of 4, and 6 still hold; the setup files of 4 and the build files
+ * of 5 do not (a quest that lets the learner write the Makefile means it). `pi-quests lint` names
+ * the files a check's tests load outside this rule (loaded-files.ts).
  */
-import { dirname, posix } from "node:path";
-import { loadedFiles } from "./loaded-files.ts";
+import { posix } from "node:path";
+import { fileWords, scriptsRunBy, shellWords } from "./command-words.ts";
+
+export { fileWords, scriptsRunBy, shellWords } from "./command-words.ts";
+
+/** Which rule protects a file, for the evidence: the numbers of the list above. */
+export type ProtectionRule = "oracle" | "named" | "test" | "configuration" | "setup" | "build";
+
+/** Why a file is protected: its rule, and what names it (the check, an npm script, a config, a command). */
+export type Protection = { rule: ProtectionRule; by?: string };
+
+/** Why a file the candidate added is removed before the run. */
+export type Removal = "added_test" | "added_configuration" | "added_package_json";
 
 export type ProtectionPlan = {
   /** Baseline files put back exactly as they were (a deleted one comes back). */
   restore: string[];
   /** package.json files whose scripts and configuration keys come back from the baseline. */
   manifests: string[];
-  /** Configuration the candidate added where the baseline had none: removed again. */
+  /** Whether a file the candidate added (the baseline has none there) is removed again. */
   removeIfAdded: (path: string) => boolean;
+  /** Why such a file is removed; undefined when it stays. */
+  removalOf: (path: string) => Removal | undefined;
   /** oracle_paths that are not tracked regular files at the baseline. */
   missingOracles: string[];
   /** Why each restored path is protected, for the evidence. */
-  reasons: Record<string, string>;
+  reasons: Record<string, Protection>;
   /**
    * Restored paths protected only because a command names them (not tests, configs or oracles):
    * their content comes back from the baseline, but the candidate's executable bit stays, so a
    * `chmod +x` the task asked for still counts.
    */
   keepCandidateMode: string[];
+  /** The command lines the check runs: its `run` and the npm scripts it runs, each with its folder. */
+  commands: Array<{ command: string; dir: string }>;
+  /** Every baseline file those command lines name (whichever rule protects it first). */
+  named: string[];
 };
 
 /** package.json keys that decide what runs and how tests are configured. */
@@ -56,10 +92,13 @@ const TEST_FOLDERS = new Set([
   "fixtures",
   "__fixtures__",
 ]);
-const TEST_FILE = /(\.(test|spec)\.[cm]?[jt]sx?$)|(^test_.*\.py$)|(_test\.(py|go)$)|(^conftest\.py$)/;
+/** `x.test.js`, `x.spec.ts`, `x_test.go`, `x_spec.rb`, `test_x.py`, `conftest.py`, `x.bats`. */
+const TEST_FILE =
+  /^(.+\.(test|spec)\.[A-Za-z0-9]+|.+_(test|spec)\.[A-Za-z0-9]+|test_.+\.py|conftest\.py|.+\.bats)$/;
 const CONFIG_FILE =
   /^((vitest|vite|jest|playwright|cypress|ava|babel|rollup|webpack|eslint|prettier|stylelint)\.(config|workspace)\.[cm]?[jt]s(on)?|karma\.conf\.[cm]?js|\.mocharc(\.[a-z]+)?|\.c8rc(\.json)?|\.nycrc(\.[a-z]+)?|\.eslintrc(\.[a-z]+)?|\.prettierrc(\.[a-z]+)?|biome\.jsonc?|tsconfig(\.[\w-]+)?\.json|jsconfig\.json|\.babelrc(\.[a-z]+)?|pytest\.ini|tox\.ini|setup\.cfg|pnpm-workspace\.yaml|lerna\.json|nx\.json|turbo\.json|\.npmrc|\.yarnrc(\.yml)?)$/;
 
+/** A test by the runners' conventions: a file in a test folder at any depth, or named like a test. */
 export function isTestSource(path: string): boolean {
   const parts = path.split("/");
   return parts.slice(0, -1).some((part) => TEST_FOLDERS.has(part)) || TEST_FILE.test(parts.at(-1) ?? "");
@@ -69,156 +108,129 @@ export function isConfigFile(path: string): boolean {
   return CONFIG_FILE.test(posix.basename(path));
 }
 
-/**
- * A command line as shell words, one list per simple command: quotes and backslashes are
- * removed the way the shell removes them, and `;`, `&`, `|`, `(`, `)`, `<`, `>`, a backtick or a
- * newline outside quotes ends a simple command. `alsoSplitOn` characters end a word too (outside
- * quotes), so `--config=a.js` can yield `a.js`. Expansions are not performed: `$X` stays `$X`.
- */
-export function shellWords(command: string, alsoSplitOn = ""): string[][] {
-  const commands: string[][] = [[]];
-  let word = "";
-  let inWord = false;
-  let quote: "'" | '"' | undefined;
-  const endWord = () => {
-    if (inWord) commands[commands.length - 1]?.push(word);
-    word = "";
-    inWord = false;
-  };
-  for (let i = 0; i < command.length; i++) {
-    const char = command.charAt(i);
-    const next = command.charAt(i + 1);
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      else word += char;
-    } else if (quote === '"') {
-      if (char === '"') quote = undefined;
-      else if (char === "\\" && '"\\$`\n'.includes(next) && next !== "") {
-        if (next !== "\n") word += next;
-        i++;
-      } else word += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      inWord = true;
-    } else if (char === "\\") {
-      if (next !== "\n" && next !== "") {
-        word += next;
-        inWord = true;
-      }
-      i++;
-    } else if (";&|()<>`\n".includes(char)) {
-      endWord();
-      if ((commands[commands.length - 1] ?? []).length > 0) commands.push([]);
-    } else if (/\s/.test(char) || alsoSplitOn.includes(char)) {
-      endWord();
-    } else {
-      word += char;
-      inWord = true;
-    }
-  }
-  endWord();
-  return commands.filter((words) => words.length > 0);
-}
-
-/** npm's names for the lifecycle scripts it runs without `run`. */
-const NPM_LIFECYCLE: Record<string, string> = {
-  test: "test",
-  t: "test",
-  tst: "test",
-  start: "start",
-  stop: "stop",
-  restart: "restart",
+/** Build tools a check's command may run, and the files each reads in its folder. */
+export const BUILD_FILES: Record<string, readonly string[]> = {
+  make: ["GNUmakefile", "makefile", "Makefile"],
+  gmake: ["GNUmakefile", "makefile", "Makefile"],
+  just: ["justfile", "Justfile", ".justfile"],
+  rake: ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"],
+  cmake: ["CMakeLists.txt"],
+  ctest: ["CMakeLists.txt", "CTestTestfile.cmake"],
+  ninja: ["build.ninja"],
+  task: ["Taskfile.yml", "Taskfile.yaml"],
+  mvn: ["pom.xml"],
+  gradle: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
+  gradlew: ["build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts"],
+  cargo: ["Cargo.toml"],
+  pytest: ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"],
+  tox: ["tox.ini"],
+  deno: ["deno.json", "deno.jsonc"],
 };
-const RUN_SUBCOMMANDS = new Set(["run", "run-script", "rum", "urn"]);
-/** Subcommands that run no package script (a word after them is not a script name). */
-const NOT_SCRIPTS = new Set([
-  "install",
-  "i",
-  "add",
-  "ci",
-  "exec",
-  "x",
-  "dlx",
-  "remove",
-  "uninstall",
-  "update",
-  "upgrade",
-  "link",
-  "init",
-  "create",
-  "publish",
-  "pack",
-  "config",
-  "set",
-  "get",
-  "why",
-  "list",
-  "ls",
-  "outdated",
-  "audit",
-  "version",
-  "help",
-  "cache",
-  "workspace",
-  "workspaces",
-]);
 
-/**
- * The package scripts a command line runs by name: `npm test` (and `npm t`, `npm tst`),
- * `npm run x` / `npm run-script x` (options such as `--silent` may come first), `pnpm run x`,
- * `yarn x`, `pnpm x`, and Node's own `node --run x`. npm's `pre`/`post` hooks are not listed
- * here; planProtection adds them.
- */
-export function scriptsRunBy(command: string): string[] {
-  const names: string[] = [];
+/** The build files a command line's tools read (`make -C dir`, `make -f file` included). */
+export function buildFilesOf(command: string, dir: string, files: ReadonlySet<string>): string[] {
+  const found: string[] = [];
   for (const words of shellWords(command)) {
-    for (let i = 0; i < words.length; i++) {
-      const tool = posix.basename(words[i] ?? "");
-      if (tool === "node") {
-        const at = words.indexOf("--run", i + 1);
-        const name = words[at + 1];
-        if (at > i && name !== undefined) names.push(name);
-        const inline = words.slice(i + 1).find((word) => word.startsWith("--run="));
-        if (inline) names.push(inline.slice("--run=".length));
-        break;
+    words.forEach((word, index) => {
+      const tool = posix.basename(word);
+      // Own keys only: a word such as `constructor` names no build tool.
+      const names = Object.hasOwn(BUILD_FILES, tool) ? BUILD_FILES[tool] : undefined;
+      if (!names) return;
+      const rest = words.slice(index + 1);
+      let folder = dir;
+      const explicit: string[] = [];
+      rest.forEach((option, at) => {
+        const value = rest[at + 1];
+        if ((option === "-C" || option === "--directory") && value) folder = posix.join(dir, value);
+        else if (option.startsWith("--directory=")) folder = posix.join(dir, option.slice(12));
+        else if ((option === "-f" || option === "--file" || option === "--makefile") && value)
+          explicit.push(value);
+        else if (/^--(file|makefile)=/.test(option)) explicit.push(option.replace(/^--\w+=/, ""));
+      });
+      for (const name of [...names, ...explicit]) {
+        const path = existing(posix.join(folder || ".", name), files);
+        if (path !== undefined) found.push(path);
       }
-      if (tool !== "npm" && tool !== "pnpm" && tool !== "yarn") continue;
-      // The first word after the tool that is not an option says what it does. An unknown word
-      // after npm is most likely an option's value (`npm --prefix app test`): look further.
-      for (let j = i + 1; j < words.length; j++) {
-        const word = words[j] ?? "";
-        if (word.startsWith("-")) continue;
-        if (RUN_SUBCOMMANDS.has(word)) {
-          const name = words.slice(j + 1).find((next) => !next.startsWith("-"));
-          if (name !== undefined) names.push(name);
-          break;
-        }
-        const lifecycle = NPM_LIFECYCLE[word];
-        if (lifecycle !== undefined) {
-          names.push(lifecycle);
-          break;
-        }
-        if (NOT_SCRIPTS.has(word)) break;
-        if (tool !== "npm") {
-          names.push(word);
-          break;
-        }
-      }
-      break;
-    }
+    });
   }
-  return names;
+  return found;
+}
+
+/** Test-runner configuration whose string literals may name a setup file. */
+const RUNNER_CONFIG =
+  /^((vitest|jest|playwright|cypress|ava)\.(config|workspace)\.[cm]?[jt]s(on)?|karma\.conf\.[cm]?js|\.mocharc(\.[a-z]+)?|pytest\.ini|tox\.ini|setup\.cfg)$/;
+/** package.json keys that configure a test runner (their strings may name setup files). */
+const RUNNER_MANIFEST_KEYS = ["jest", "vitest", "mocha", "ava", "c8", "nyc"];
+const MAKE_FILE = /^(GNUmakefile|makefile|Makefile)$|\.mk$/;
+
+/** Whether the rule reads a file's text (by its name): a test runner's configuration, a Makefile. */
+export function readByTheRule(name: string): boolean {
+  return RUNNER_CONFIG.test(name) || MAKE_FILE.test(name);
+}
+
+/** The files a Makefile `include`s (`include`, `-include`, `sinclude`), relative to its folder. */
+export function makeIncludes(path: string, text: string, files: ReadonlySet<string>): string[] {
+  if (!MAKE_FILE.test(posix.basename(path))) return [];
+  const found: string[] = [];
+  for (const match of text.matchAll(/^(?:-|s)?include[ \t]+(.+)$/gm))
+    for (const word of (match[1] ?? "").trim().split(/\s+/)) {
+      const included = existing(posix.join(posix.dirname(path), word), files);
+      if (included !== undefined) found.push(included);
+    }
+  return found;
 }
 
 /**
- * Words of a command line that could name files: shell words (quotes removed, so a quoted name
- * with spaces stays one word), also split on `=` and `,` outside quotes; options and `$`
- * expansions are left out.
+ * The files a test runner's configuration names, each with the configuration that names it: a
+ * string in a runner config, or in package.json's runner keys, that is exactly the name of a
+ * baseline file (relative to the config's folder or the root; jest's `<rootDir>/` understood).
  */
-export function fileWords(command: string): string[] {
-  return shellWords(command, "=,")
-    .flat()
-    .filter((word) => word.length > 0 && !word.startsWith("-") && !word.startsWith("$"));
+export function setupFilesNamed(
+  files: ReadonlySet<string>,
+  content: (path: string) => string | undefined,
+  manifest: (path: string) => Record<string, unknown> | undefined,
+): Record<string, string> {
+  const found: Record<string, string> = {};
+  const add = (path: string, by: string) => {
+    if (!(path in found)) found[path] = by;
+  };
+  for (const path of files) {
+    const dir = posix.dirname(path);
+    if (RUNNER_CONFIG.test(posix.basename(path))) {
+      const text = content(path) ?? "";
+      for (const match of text.matchAll(/(['"`])([^'"`\n]{1,300})\1|=[ \t]*([^\s#;'"]{1,300})/g))
+        for (const named of namedBy(match[2] ?? match[3] ?? "", dir, files)) add(named, path);
+    }
+    if (posix.basename(path) === "package.json") {
+      const parsed = manifest(path);
+      for (const key of RUNNER_MANIFEST_KEYS)
+        for (const text of stringsIn(parsed?.[key]))
+          for (const named of namedBy(text, dir, files)) add(named, `"${key}" in ${path}`);
+    }
+  }
+  return found;
+}
+
+/** A string from a config as the files it can name: relative to the config's folder, or the root. */
+function namedBy(text: string, dir: string, files: ReadonlySet<string>): string[] {
+  const cleaned = text.replace(/^<rootDir>\//, "").trim();
+  if (cleaned === "" || cleaned.includes("*") || posix.isAbsolute(cleaned)) return [];
+  // Exact names only: a folder (an alias to `./src`) must not pull in its index file.
+  const tries = [posix.join(dir, cleaned), cleaned].map((path) => existing(path, files));
+  return [...new Set(tries.filter((path): path is string => path !== undefined))];
+}
+
+/** Every string inside a JSON value (bounded by the value's size). */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsIn);
+  return [];
+}
+
+function existing(path: string, files: ReadonlySet<string>): string | undefined {
+  const normalized = posix.normalize(path);
+  return files.has(normalized) && !normalized.startsWith("../") ? normalized : undefined;
 }
 
 export type PlanInput = {
@@ -231,37 +243,41 @@ export type PlanInput = {
   cwd: string;
   oraclePaths: readonly string[];
   /**
-   * The baseline's bytes of a file as text, when the caller read them (bounded): the imports,
-   * sources and includes found in them are protected too (src/task-verifier/loaded-files.ts).
+   * The baseline's bytes of a file as text, when the caller read them (bounded): a test
+   * configuration's setup files and a Makefile's includes are read from them.
    */
   baselineContent?(path: string): string | undefined;
-  /**
-   * With `editable`: the paths the candidate may change. The quest says what the work is, so
-   * what the tests load is not protected inside it (it is the work), and a test added there stays.
-   */
+  /** With `editable`: the paths the candidate may change (see the rule above). */
   editable?(path: string): boolean;
 };
 
 export function planProtection(input: PlanInput): ProtectionPlan {
   const files = new Set(input.baselineFiles);
-  const reasons: Record<string, string> = {};
-  const protect = (path: string, reason: string) => {
+  const content = (path: string) => input.baselineContent?.(path);
+  const editable = (path: string) => input.editable?.(path) ?? false;
+  const reasons: Record<string, Protection> = {};
+  const protect = (path: string, reason: Protection) => {
     if (files.has(path) && !(path in reasons)) reasons[path] = reason;
   };
 
   const manifests = input.baselineFiles.filter((path) => posix.basename(path) === "package.json");
+  // 3 and 4: tests and configuration, wherever they are.
   for (const path of input.baselineFiles) {
-    if (isTestSource(path)) protect(path, "test source");
-    else if (isConfigFile(path)) protect(path, "test or package configuration");
+    if (isTestSource(path)) protect(path, { rule: "test" });
+    else if (isConfigFile(path)) protect(path, { rule: "configuration" });
   }
 
-  // Files named by the check and by the package scripts it runs, recursively through `npm run`.
+  // 2: files named by the check and by the package scripts it runs, recursively through `npm run`.
   const seenScripts = new Set<string>();
   const commands: Array<{ command: string; dir: string }> = [];
-  const followCommand = (command: string, dir: string, origin: string) => {
+  const namedFiles = new Set<string>();
+  const followCommand = (command: string, dir: string, by: string) => {
     commands.push({ command, dir });
-    for (const word of fileWords(command))
-      protect(posix.normalize(posix.join(dir, word)), `named by ${origin}`);
+    for (const word of fileWords(command)) {
+      const path = posix.normalize(posix.join(dir, word));
+      if (files.has(path)) namedFiles.add(path);
+      protect(path, { rule: "named", by });
+    }
     const manifestPath = nearestManifest(dir, files);
     if (manifestPath === undefined) return;
     const scripts = input.baselineManifest(manifestPath)?.scripts;
@@ -272,15 +288,14 @@ export function planProtection(input: PlanInput): ProtectionPlan {
       const script = (scripts as Record<string, unknown>)[name];
       if (seenScripts.has(key) || typeof script !== "string") continue;
       seenScripts.add(key);
-      followCommand(
-        script,
-        posix.dirname(manifestPath) === "." ? "" : posix.dirname(manifestPath),
-        `npm script "${name}"`,
-      );
+      const folder = posix.dirname(manifestPath) === "." ? "" : posix.dirname(manifestPath);
+      followCommand(script, folder, `npm script "${name}"`);
     }
   };
   followCommand(input.run, input.cwd, "the check");
-  const named = Object.keys(reasons).filter((path) => reasons[path]?.startsWith("named by "));
+  const named = Object.keys(reasons).filter((path) => reasons[path]?.rule === "named");
+
+  // 1: oracles.
   const missingOracles: string[] = [];
   const oracles = new Set<string>();
   for (const oracle of input.oraclePaths) {
@@ -289,19 +304,26 @@ export function planProtection(input: PlanInput): ProtectionPlan {
     if (inside.length === 0 || path.startsWith("../") || posix.isAbsolute(path)) missingOracles.push(oracle);
     for (const file of inside) {
       oracles.add(file);
-      protect(file, "oracle_paths");
+      protect(file, { rule: "oracle" });
     }
   }
 
-  // What the tests and scripts load, the build files the commands read, the setup files configs name.
-  const loaded = loadedFiles({
-    files,
-    content: (path) => input.baselineContent?.(path),
-    protectedFiles: Object.keys(reasons),
-    commands,
-    manifest: (path) => input.baselineManifest(path),
-  });
-  for (const [path, reason] of Object.entries(loaded)) if (!input.editable?.(path)) protect(path, reason);
+  // 5: build files of the tools the commands run, and what they include.
+  const builds: Array<{ path: string; by: string }> = commands.flatMap(({ command, dir }) =>
+    buildFilesOf(command, dir, files).map((path) => ({ path, by: command })),
+  );
+  const seenBuilds = new Set<string>();
+  for (let next = builds.shift(); next !== undefined; next = builds.shift()) {
+    if (seenBuilds.has(next.path) || editable(next.path)) continue;
+    seenBuilds.add(next.path);
+    protect(next.path, { rule: "build", by: next.by });
+    const text = content(next.path);
+    if (text !== undefined)
+      for (const path of makeIncludes(next.path, text, files)) builds.push({ path, by: next.path });
+  }
+  // 4: the setup files a test configuration names.
+  for (const [path, by] of Object.entries(setupFilesNamed(files, content, input.baselineManifest)))
+    if (!editable(path)) protect(path, { rule: "setup", by });
 
   // npm runs the scripts of the nearest package.json: one the candidate adds in the check's
   // folder or above it (where the baseline has none) would take over `npm test`.
@@ -313,19 +335,25 @@ export function planProtection(input: PlanInput): ProtectionPlan {
     hijackingManifests.add(path);
     if (dir === "." || dir === "/" || dir.startsWith("..")) break;
   }
+  // A test the candidate added (a new conftest.py, a *.test.js) would run beside the real ones.
+  const removalOf = (path: string): Removal | undefined => {
+    if (files.has(path)) return undefined;
+    if (isConfigFile(path)) return "added_configuration";
+    if (hijackingManifests.has(path)) return "added_package_json";
+    if (isTestSource(path) && !editable(path)) return "added_test";
+    return undefined;
+  };
 
   return {
     restore: Object.keys(reasons).sort(),
     manifests,
-    // A test the candidate added (a new conftest.py, a *.test.js) would run beside the real ones.
-    removeIfAdded: (path) =>
-      !files.has(path) &&
-      (isConfigFile(path) ||
-        hijackingManifests.has(path) ||
-        (isTestSource(path) && !(input.editable?.(path) ?? false))),
+    removeIfAdded: (path) => removalOf(path) !== undefined,
+    removalOf,
     missingOracles,
     reasons,
     keepCandidateMode: named.filter((path) => !oracles.has(path)).sort(),
+    commands,
+    named: [...namedFiles].sort(),
   };
 }
 
@@ -336,6 +364,6 @@ function nearestManifest(dir: string, files: ReadonlySet<string>): string | unde
     const candidate = current === "." ? "package.json" : `${current}/package.json`;
     if (files.has(candidate)) return candidate;
     if (current === ".") return undefined;
-    current = dirname(current) || ".";
+    current = posix.dirname(current) || ".";
   }
 }

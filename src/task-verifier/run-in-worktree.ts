@@ -21,7 +21,7 @@ import { applyCandidate, type Preparation, protect } from "./prepare.ts";
 import { planProtection } from "./protected-paths.ts";
 import { type RunContext, runName } from "./run-context.ts";
 import { fingerprintRun } from "./run-fingerprint.ts";
-import type { RunRecord } from "./run-record.ts";
+import { byPath, type RunRecord } from "./run-record.ts";
 import { toolEnvironment } from "./tools.ts";
 import { listSome, unavailable } from "./unavailable.ts";
 import { RUN_VARIABLE } from "./worktree.ts";
@@ -71,7 +71,7 @@ async function prepareWorktree(
         paths: candidate.leftOut ?? [],
       })
     : { ok: false, reason: `cannot list the baseline's files: ${listing.message}` };
-  const restored = await restoreProtected(ctx, record, tree);
+  const restored = await restoreProtected(ctx, record, tree, candidate.paths);
   if (!restored.ok) return restored;
   const written = new Set([
     ...candidate.paths,
@@ -96,12 +96,13 @@ async function restoreProtected(
   ctx: RunContext,
   record: RunRecord,
   tree: BaselineTree,
+  candidatePaths: readonly string[],
 ): Promise<Step<Preparation>> {
   const { git, place, pinned } = ctx;
   const texts = await ctx.facts.texts(git);
   if (!texts.ok)
     return refused(
-      `could not restore the protected files: reading what the baseline's tests load failed (${texts.message})`,
+      `could not restore the protected files: reading the baseline's test configuration and build files failed (${texts.message})`,
       record,
     );
   const plan = planProtection({
@@ -125,11 +126,18 @@ async function restoreProtected(
     place.baseline,
     plan,
     tree.manifestBytes,
+    candidatePaths,
   );
   if (!prepared.ok) return refused(`could not restore the protected files: ${prepared.message}`, record);
   record.verification.restored = prepared.value.restored;
   record.verification.manifestsMerged = prepared.value.manifestsMerged;
   record.verification.removedConfigs = prepared.value.removedConfigs;
+  // In words for the learner (the command check's evidence): what of theirs the run did not see.
+  record.verification.notApplied = [
+    ...(record.verification.notApplied ?? []),
+    ...prepared.value.overridden.map(({ path, rule, ...by }) => ({ path, reason: rule, ...by })),
+    ...prepared.value.manifestsMerged.map((path) => ({ path, reason: "package_scripts" as const })),
+  ].sort(byPath);
   return { ok: true, value: prepared.value };
 }
 

@@ -26,6 +26,10 @@ export type RunRecord = {
   printed?: string;
 };
 
+/** Sorts by path, the way git lists paths (by code unit). */
+export const byPath = (a: { path: string }, b: { path: string }) =>
+  a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+
 const hex = (...parts: string[]) => createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 
 /** The run's folder with the candidate's patch and the first provenance; a message when it cannot be written. */
@@ -60,6 +64,11 @@ export async function startRunRecord(
     manifestsMerged: [],
     removedConfigs: [],
     ...(candidate.leftOut ? { leftOut: candidate.leftOut } : {}),
+    // Outside editable, in a generated folder; what restoring puts back is added when it is done.
+    notApplied: [
+      ...(candidate.leftOut ?? []).map((path) => ({ path, reason: "outside_editable" as const })),
+      ...candidate.generatedLeftOut.map((path) => ({ path, reason: "generated" as const })),
+    ].sort(byPath),
     cleanup: { ok: true },
     generatedLeftOut: candidate.generatedLeftOut,
   };

@@ -197,7 +197,7 @@ describe("the isolated task verifier behind the HUD", () => {
     expect(learner.notifications(from)).not.toContainEqual(
       expect.stringMatching(/^Quest complete: Make the test pass ✓/),
     );
-    expect(learner.hud().widget?.[1]).toBe("  ✗ bash test.sh passes: exit code 1, expected = 0");
+    expect(learner.hud().widget?.[1]).toBe(TEST_SH_NOT_USED);
     expect(readFileSync(join(workspace, "test.sh"), "utf8")).toBe("exit 0\n");
 
     from = learner.lines.length;
@@ -415,3 +415,7 @@ describe("/quest list, skip and debrief in a pack of chapters (fixtures/packs/ch
     });
   });
 });
+
+/** The HUD's line once the agent's rewrite of test.sh was put back: it says so, in words. */
+const TEST_SH_NOT_USED =
+  "  ✗ bash test.sh passes: test.sh is run by the check: your change to it was not used";

@@ -4,9 +4,12 @@
  * tool to turn a command check green without the work: rewrite the test, a helper the test
  * imports, the Makefile `make test` reads, a vitest setup file, or add a conftest.py or a test
  * file of its own. With `editable`, only changes to those paths reach the worktree; without
- * it, what the baseline's tests really load is protected. Real git, real processes, real
- * pytest, make and vitest; every case ends with the learner's workspace byte-identical, no
- * worktree left and no process of the check still running.
+ * it, the rule of src/task-verifier/protected-paths.ts protects tests, configuration, setup
+ * files, build files and what the check names, and every other file a test loads is the
+ * candidate's (a helper outside the test conventions included: lint tells the author, and
+ * `editable` protects it). Real git, real processes, real pytest, make and vitest; every case
+ * ends with the learner's workspace byte-identical, no worktree left and no process of the
+ * check still running.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -254,9 +257,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
     expectCleanAfter(workspace, before, dataDir);
   });
 
-  it("the honest fix of code the import rules would protect passes once editable names it", async () => {
-    // math.js is neither in a source folder nor the test's subject: without editable, the
-    // rules take it for a helper. The quest's editable says it is the work.
+  it("the honest fix of code a test loads passes with editable naming it, and without editable", async () => {
+    // math.js is neither in a source folder nor the test's subject. No rule guesses what a
+    // loaded file is: without editable it is the candidate's, as it is when editable names it.
     const workspace = makeRepo({
       "math.js": "exports.add = (a, b) => a - b;\n",
       "checks.test.js":
@@ -271,8 +274,9 @@ describe("with editable: only changes to editable paths reach the worktree", () 
     await shell(workspace, "sed -i 's/a - b/a + b/' math.js");
 
     const before = snapshot(workspace);
-    const guarded = red(await verifier.run(request(workspace, "node checks.test.js")));
-    expect(guarded.verification?.restored).toContain("math.js");
+    const unguarded = green(await verifier.run(request(workspace, "node checks.test.js")));
+    expect(unguarded.verification?.restored).not.toContain("math.js");
+    expect(unguarded.verification?.notApplied).toEqual([]);
     const outcome = green(
       await verifier.run(
         request(workspace, "node checks.test.js", { checkId: "editable", editable: ["math.js"] }),
@@ -307,16 +311,20 @@ describe("with editable: only changes to editable paths reach the worktree", () 
   });
 });
 
-describe("without editable: what the baseline's tests load is protected", () => {
-  it("the agent rewrites a helper the test imports (module.exports = () => true): restored", async () => {
+describe("without editable: tests, configuration, setup and build files and what the check names are protected", () => {
+  // The rule changed deliberately: a helper a test imports, outside the test conventions, was
+  // once put back by a guess at what the code under test is; now it is the candidate's, as any
+  // file the rule does not name. `pi-quests lint` warns the author of such a check
+  // (tests/cli/lint-protection.test.ts), and `editable` protects it (the cases above).
+  it("a helper the test imports outside the test conventions is the candidate's: its rewrite is applied", async () => {
     const workspace = makeRepo(addProject());
     const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
     await shell(workspace, "echo 'module.exports = () => true;' > helpers/expect-equal.js");
 
     const before = snapshot(workspace);
-    const outcome = red(await verifier.run(request(workspace, "npm test")));
-    expect(outcome.report).toContain("FAIL add(2, 3) is -1");
-    expect(outcome.verification?.restored).toContain("helpers/expect-equal.js");
+    const outcome = green(await verifier.run(request(workspace, "npm test")));
+    expect(outcome.verification?.restored).not.toContain("helpers/expect-equal.js");
+    expect(outcome.verification?.notApplied).toEqual([]);
     expectCleanAfter(workspace, before, dataDir);
   });
 
@@ -333,7 +341,7 @@ describe("without editable: what the baseline's tests load is protected", () => 
     expectCleanAfter(workspace, before, dataDir);
   });
 
-  it("the agent rewrites a bash helper the check script sources: restored", async () => {
+  it("a bash helper the check's script sources is the candidate's; the script the check names is not", async () => {
     const workspace = makeRepo(
       addProject({
         "scripts/check.sh": [
@@ -353,10 +361,22 @@ describe("without editable: what the baseline's tests load is protected", () => 
     await shell(workspace, "echo 'assert_eq() { :; }' > scripts/assert.sh");
 
     const before = snapshot(workspace);
-    const outcome = red(await verifier.run(request(workspace, "bash scripts/check.sh")));
-    expect(outcome.report).toContain("FAIL got -1, want 5");
-    expect(outcome.verification?.restored).toContain("scripts/assert.sh");
+    const helper = green(await verifier.run(request(workspace, "bash scripts/check.sh")));
+    expect(helper.verification?.restored).toEqual(["scripts/check.sh", "test/add.test.js"]);
     expectCleanAfter(workspace, before, dataDir);
+
+    // The script the check names is put back, and the evidence says so.
+    await shell(
+      workspace,
+      "git checkout -q scripts/assert.sh && echo 'echo PASS; exit 0' > scripts/check.sh",
+    );
+    const beforeNamed = snapshot(workspace);
+    const named = red(await verifier.run(request(workspace, "bash scripts/check.sh")));
+    expect(named.report).toContain("FAIL got -1, want 5");
+    expect(named.verification?.notApplied).toEqual([
+      { path: "scripts/check.sh", reason: "named", by: "the check" },
+    ]);
+    expectCleanAfter(workspace, beforeNamed, dataDir);
   });
 
   it("the agent rewrites the Makefile so `make test` echoes PASS: restored", async () => {

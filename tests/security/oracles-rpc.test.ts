@@ -91,7 +91,8 @@ describe("a shared sandbox in the real pi", () => {
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 2/2: Make the test pass",
-        "  ✗ bash test.sh passes: exit code 1, expected = 0",
+        // The committed rewrite was put back from the template, and the HUD says so in words.
+        "  ✗ bash test.sh passes: test.sh is run by the check: your change to it was not used",
         HELP_LINE,
       ],
       status: "quest 2/2",
@@ -100,7 +101,10 @@ describe("a shared sandbox in the real pi", () => {
     from = learner.lines.length;
     await learner.prompt("/quest status");
     const [status = ""] = learner.notifications(from);
-    expect(status).toContain("[FAIL] test-passes (bash test.sh passes): exit code 1, expected = 0");
+    expect(status).toContain(
+      "[FAIL] test-passes (bash test.sh passes): exit code 1, expected = 0; 1 change to a protected file not applied (test.sh)",
+    );
+    expect(status).toContain("- test.sh is run by the check: your change to it was not used");
     expect(status).toContain("greeting.txt does not say hello");
     expect(snapshot(workspace)).toEqual(before);
     expect(readFileSync(join(workspace, "test.sh"), "utf8")).toBe("exit 0\n");

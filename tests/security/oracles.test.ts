@@ -170,7 +170,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     await checkLeavingFilesAlone(learner);
     expect(learner.check("test-passes")).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0", isolation: "worktree" },
+      evidence: { summary: TEST_PUT_BACK, isolation: "worktree" },
     });
     expect(JSON.stringify(learner.check("test-passes")?.evidence)).toContain("greeting.txt must say hello");
     expect(learner.result()?.status).not.toBe("pass");
@@ -240,7 +240,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     await checkLeavingFilesAlone(learner);
     expect(learner.check("test-passes")).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
   });
 
@@ -317,7 +317,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     await checkLeavingFilesAlone(later);
     expect(later.check("test-passes")).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
     expect(later.check("one-commit")?.status).toBe("pass");
     expect(later.result()?.status).toBe("fail");
@@ -361,7 +361,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
     const honest = await (await evaluatorAt(template))({ events: [] });
     expect(honest.checks[0]).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
     expect(JSON.stringify(honest.checks[0]?.evidence)).not.toMatch(/not run again/);
     expectCleanAfter(workspace, before, dataDir);
@@ -423,7 +423,7 @@ describe("pi-quests check --events: the activation's baselines", () => {
     const result = JSON.parse(run.stdout);
     expect(result.checks[0]).toMatchObject({
       status: "fail",
-      evidence: { summary: "exit code 1, expected = 0" },
+      evidence: { summary: TEST_PUT_BACK },
     });
     expectCleanAfter(r.workspace, before, r.dataDir);
   });
@@ -478,3 +478,5 @@ describe("pi-quests check --events: the activation's baselines", () => {
     );
   });
 });
+/** The summary of the check when the rewritten test.sh was put back from the template: it says so. */
+const TEST_PUT_BACK = "exit code 1, expected = 0; 1 change to a protected file not applied (test.sh)";

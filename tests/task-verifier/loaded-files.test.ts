@@ -1,18 +1,16 @@
 /**
- * What a test really loads, planned from the baseline's bytes alone: relative imports and
- * sources (transitively, bounded), build files of the commands, setup files a test config
- * names; the code under test is not protected by these rules.
+ * What a check's tests really load, read from the baseline's bytes alone: relative imports and
+ * sources, transitively and bounded. Nothing is protected for being loaded; `pi-quests lint`
+ * names what a check without `editable` leaves to the learner (unprotectedLoads).
  */
 import { describe, expect, it } from "vitest";
 import {
-  buildFilesOf,
-  isCodeUnderTest,
-  loadedFiles,
   MAX_FILES_FOLLOWED,
   referencesOf,
+  runsTestsItFinds,
   shellSources,
+  unprotectedLoads,
 } from "../../src/task-verifier/loaded-files.ts";
-import { planProtection } from "../../src/task-verifier/protected-paths.ts";
 
 const set = (...paths: string[]) => new Set(paths);
 
@@ -81,172 +79,124 @@ describe("referencesOf: the files a file loads by a relative path", () => {
   });
 });
 
-describe("buildFilesOf: the build files a command's tools read", () => {
-  const files = set(
-    "Makefile",
-    "sub/GNUmakefile",
-    "other.mk",
-    "justfile",
-    "CMakeLists.txt",
-    "Rakefile",
-    "pyproject.toml",
-  );
-  it.each([
-    ["make test", "", ["Makefile"]],
-    ["make -C sub test", "", ["sub/GNUmakefile"]],
-    ["make --directory=sub", "", ["sub/GNUmakefile"]],
-    ["make -f other.mk test", "", ["Makefile", "other.mk"]],
-    ["/usr/bin/make check", "", ["Makefile"]],
-    ["just test", "", ["justfile"]],
-    ["cmake -S . -B out && ctest", "", ["CMakeLists.txt", "CMakeLists.txt"]],
-    ["rake spec", "", ["Rakefile"]],
-    ["python3 -m pytest -q", "", ["pyproject.toml"]],
-    ["pytest -q", "", ["pyproject.toml"]],
-    // Any word naming the tool counts: protecting a build file too often costs nothing.
-    ["echo make", "", ["Makefile"]],
-    ["node test.js", "", []],
-  ])("%s", (command, dir, expected) => {
-    expect(buildFilesOf(command, dir, files)).toEqual(expected);
-  });
-});
+describe("unprotectedLoads: what the protected files load that the rule leaves to the candidate", () => {
+  const scenario = (contents: Record<string, string>, run: string, oraclePaths: string[] = []) =>
+    unprotectedLoads({
+      baselineFiles: Object.keys(contents),
+      baselineManifest: () => undefined,
+      run,
+      cwd: "",
+      oraclePaths,
+      baselineContent: (path) => contents[path],
+    });
 
-describe("isCodeUnderTest: what a test imports but the candidate may change", () => {
-  it.each([
-    ["src/add.js", "test/add.test.js", true],
-    ["lib/deep/x.ts", "test/x.test.ts", true],
-    ["calc.py", "test_calc.py", true],
-    ["calc.py", "calc_test.py", true],
-    ["add.js", "add.test.js", true],
-    ["helpers/expect.js", "test/add.test.js", false],
-    ["helpers.py", "test_calc.py", false],
-    ["src/__mocks__/fs.js", "test/a.test.js", false],
-    ["scripts/assert.sh", "scripts/check.sh", false],
-  ])("%s imported by %s: %s", (path, importedBy, expected) => {
-    expect(isCodeUnderTest(path, importedBy)).toBe(expected);
+  it("a shell test that sources the code and a helper: both are named, with what loads them", () => {
+    const contents = {
+      "test/run.sh": '. ./calc.sh\nsource "$(dirname "$0")/../lib/assert.sh"\nassert_eq "$(add 2 3)" 5\n',
+      "calc.sh": "add() { echo $(($1 - $2)); }\n",
+      "lib/assert.sh": 'assert_eq() { [ "$1" = "$2" ] || exit 1; }\n',
+      "README.md": "# calc\n",
+    };
+    expect(scenario(contents, "bash test/run.sh")).toEqual([
+      { path: "calc.sh", loadedBy: "test/run.sh" },
+      { path: "lib/assert.sh", loadedBy: "test/run.sh" },
+    ]);
   });
-});
 
-describe("loadedFiles", () => {
-  it("follows imports transitively from the protected files, skipping the code under test", () => {
+  it("follows what loaded files load in turn, and leaves out what the rule protects", () => {
     const contents: Record<string, string> = {
-      "test/add.test.js": 'require("../helpers/a.js"); require("../src/add.js");',
+      "test/add.test.js": 'require("../helpers/a.js"); require("../src/add.js"); require("./util.js");',
+      "test/util.js": "",
       "helpers/a.js": 'require("./b.js");',
-      "helpers/b.js": 'require("../src/add.js");',
+      "helpers/b.js": 'require("../expected/sum.json");',
       "src/add.js": 'require("../helpers/c.js");',
+      "helpers/c.js": "",
+      "expected/sum.json": "5",
+      Makefile: "include rules.mk\ntest:\n\tbash scripts/check.sh\n",
+      "rules.mk": "",
+      "scripts/check.sh": "",
     };
-    const files = set(...Object.keys(contents), "helpers/c.js");
-    const found = loadedFiles({
-      files,
-      content: (path) => contents[path],
-      protectedFiles: ["test/add.test.js"],
-      commands: [],
-      manifest: () => undefined,
-    });
-    expect(found).toEqual({
-      "helpers/a.js": "loaded by test/add.test.js",
-      "helpers/b.js": "loaded by helpers/a.js",
-    });
+    expect(scenario(contents, "make test", ["expected"])).toEqual([
+      { path: "helpers/a.js", loadedBy: "test/add.test.js" },
+      { path: "helpers/b.js", loadedBy: "helpers/a.js" },
+      { path: "helpers/c.js", loadedBy: "src/add.js" },
+      // A Makefile recipe's script is not the Makefile: the candidate's, and said so.
+      { path: "scripts/check.sh", loadedBy: "Makefile" },
+      { path: "src/add.js", loadedBy: "test/add.test.js" },
+    ]);
   });
 
-  it("setup files a test config or package.json's jest key names, exactly as written", () => {
-    const contents: Record<string, string> = {
-      "vitest.config.ts":
-        'export default { test: { setupFiles: ["./setup/globals.ts"], alias: { "@": "./src" } } }',
-      "pytest.ini": "[pytest]\naddopts = -p plugins.checks\n",
+  it("a check whose tests load only protected files leaves nothing to say", () => {
+    const contents = {
+      "tools/check.mjs": 'import "./lib.mjs";',
+      "tools/lib.mjs": "",
+      "test/calc.test.js": 'require("./helper.js");',
+      "test/helper.js": "",
     };
-    const files = set(
-      ...Object.keys(contents),
-      "setup/globals.ts",
-      "src/index.ts",
-      "jest.setup.js",
-      "package.json",
-    );
-    const found = loadedFiles({
-      files,
-      content: (path) => contents[path],
-      protectedFiles: [],
-      commands: [],
-      manifest: () => ({ jest: { setupFilesAfterEach: ["<rootDir>/jest.setup.js"] }, main: "src/index.ts" }),
-    });
-    expect(found).toEqual({
-      "setup/globals.ts": "named by the test configuration vitest.config.ts",
-      "jest.setup.js": 'named by "jest" in package.json',
-    });
+    expect(scenario(contents, "node tools/check.mjs", ["tools"])).toEqual([]);
+  });
+
+  it("tests the check does not run are not followed; those a runner finds, or a named script runs, are", () => {
+    const project = {
+      "test/calc.test.js": 'require("../src/calc.js");',
+      "src/calc.js": "",
+      "tools/check.mjs": 'spawnSync(process.execPath, ["--test", ...files]);',
+      "hello.txt": "hello\n",
+    };
+    expect(scenario(project, "grep -qi hello hello.txt")).toEqual([]);
+    const calc = [{ path: "src/calc.js", loadedBy: "test/calc.test.js" }];
+    expect(scenario(project, "node --test")).toEqual(calc);
+    expect(scenario(project, "node tools/check.mjs")).toEqual(calc);
+    // A test the check names is followed whatever runs it.
+    expect(scenario(project, "node test/calc.test.js")).toEqual(calc);
   });
 
   it("is bounded: an import chain longer than the bound is not followed to its end", () => {
     const count = MAX_FILES_FOLLOWED + 50;
     const name = (i: number) => `chain/m${i}.js`;
-    const files = set(...Array.from({ length: count }, (_, i) => name(i)));
-    const found = loadedFiles({
-      files,
-      content: (path) => `require("./m${Number(path.slice(7, -3)) + 1}.js")`,
-      protectedFiles: [name(0)],
-      commands: [],
-      manifest: () => undefined,
+    const files = Array.from({ length: count }, (_, i) => name(i));
+    const found = unprotectedLoads({
+      baselineFiles: ["a.test.js", ...files],
+      baselineManifest: () => undefined,
+      run: "node a.test.js",
+      cwd: "",
+      oraclePaths: [],
+      baselineContent: (path) =>
+        path === "a.test.js"
+          ? 'require("./chain/m0.js")'
+          : `require("./m${Number(path.slice(7, -3)) + 1}.js")`,
     });
-    expect(Object.keys(found).length).toBeLessThanOrEqual(MAX_FILES_FOLLOWED);
-    expect(Object.keys(found).length).toBeGreaterThan(100);
+    expect(found.length).toBeLessThanOrEqual(MAX_FILES_FOLLOWED);
+    expect(found.length).toBeGreaterThan(100);
   });
 });
 
-describe("planProtection with the baseline's content", () => {
-  it("restores the helper, the Makefile and the sourced script; keeps the code under test the candidate's", () => {
-    const contents: Record<string, string> = {
-      "test/add.test.js": 'require("../helpers/eq.js"); require("../src/add.js");',
-      Makefile: "test:\n\tbash scripts/check.sh\n",
-      "scripts/check.sh": "source scripts/assert.sh\n",
-    };
-    const result = planProtection({
-      baselineFiles: [...Object.keys(contents), "helpers/eq.js", "src/add.js", "scripts/assert.sh"],
-      baselineManifest: () => undefined,
-      run: "make test",
-      cwd: "",
-      oraclePaths: [],
-      baselineContent: (path) => contents[path],
-    });
-    expect(result.restore).toEqual([
-      "Makefile",
-      "helpers/eq.js",
-      "scripts/assert.sh",
-      "scripts/check.sh",
-      "test/add.test.js",
-    ]);
-    expect(result.reasons).toMatchObject({
-      Makefile: 'build file of "make test"',
-      "helpers/eq.js": "loaded by test/add.test.js",
-      "scripts/check.sh": "loaded by Makefile",
-      "scripts/assert.sh": "loaded by scripts/check.sh",
-    });
+describe("runsTestsItFinds: a command that may run tests it does not name", () => {
+  it.each([
+    "npx vitest run",
+    "node --test",
+    "node --test --test-reporter=tap",
+    "python3 -m pytest -q",
+    "python -m unittest discover",
+    "pytest",
+    "go test ./...",
+    "cargo test",
+    "make test",
+    "just check",
+    "bats test",
+    "/usr/bin/jest --ci",
+  ])("`%s` does", (command) => {
+    expect(runsTestsItFinds(command)).toBe(true);
   });
 
-  it("an added test is removed unless editable lets the candidate add it", () => {
-    const result = planProtection({
-      baselineFiles: ["src/add.js"],
-      baselineManifest: () => undefined,
-      run: "true",
-      cwd: "",
-      oraclePaths: [],
-      editable: (path) => path.startsWith("tests/"),
-    });
-    expect(result.removeIfAdded("conftest.py")).toBe(true);
-    expect(result.removeIfAdded("tests/test_new.py")).toBe(false);
-  });
-
-  it("with editable, what the tests load is not protected inside it: the quest said that is the work", () => {
-    const contents: Record<string, string> = { "add.test.js": 'require("./math.js"); require("./eq.js");' };
-    const input = {
-      baselineFiles: ["add.test.js", "math.js", "eq.js"],
-      baselineManifest: () => undefined,
-      run: "node add.test.js",
-      cwd: "",
-      oraclePaths: [],
-      baselineContent: (path: string) => contents[path],
-    };
-    expect(planProtection(input).restore).toEqual(["add.test.js", "eq.js", "math.js"]);
-    expect(planProtection({ ...input, editable: (path) => path === "math.js" }).restore).toEqual([
-      "add.test.js",
-      "eq.js",
-    ]);
+  it.each([
+    "grep -qi hello hello.txt",
+    "node tools/check.mjs",
+    "bash test/run.sh",
+    "echo test",
+    "go build ./...",
+    "echo constructor",
+  ])("`%s` does not", (command) => {
+    expect(runsTestsItFinds(command)).toBe(false);
   });
 });

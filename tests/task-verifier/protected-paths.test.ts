@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  buildFilesOf,
   fileWords,
   isConfigFile,
   isTestSource,
@@ -41,6 +42,11 @@ describe("isTestSource: a test is any file in a test folder, or a file named lik
     "pkg/add_test.py",
     "pkg/add_test.go",
     "conftest.py",
+    // Any runner's file names: *.test.*, *.spec.*, *_test.*, *_spec.*, *.bats.
+    "calc.test.sh",
+    "lib/add_spec.rb",
+    "pkg/add_test.rb",
+    "checks/suite.bats",
   ])("a file named like a test, in any folder: %s", (path) => {
     expect(isTestSource(path)).toBe(true);
   });
@@ -281,9 +287,9 @@ describe("planProtection: what a check's verdict rests on", () => {
     const result = plan(project, {});
     expect(result.restore).toEqual(["src/add.spec.ts", "test/add.test.js", "vitest.config.ts"]);
     expect(result.reasons).toEqual({
-      "src/add.spec.ts": "test source",
-      "test/add.test.js": "test source",
-      "vitest.config.ts": "test or package configuration",
+      "src/add.spec.ts": { rule: "test" },
+      "test/add.test.js": { rule: "test" },
+      "vitest.config.ts": { rule: "configuration" },
     });
     expect(result.keepCandidateMode).toEqual([]);
   });
@@ -301,8 +307,8 @@ describe("planProtection: what a check's verdict rests on", () => {
     ]);
     const inApp = plan(files, {}, { run: "node bin/run.js ../scripts/check.sh", cwd: "app" });
     expect(inApp.reasons).toEqual({
-      "app/bin/run.js": "named by the check",
-      "scripts/check.sh": "named by the check",
+      "app/bin/run.js": { rule: "named", by: "the check" },
+      "scripts/check.sh": { rule: "named", by: "the check" },
     });
   });
 
@@ -333,8 +339,8 @@ describe("planProtection: what a check's verdict rests on", () => {
       { run: "npm test" },
     );
     expect(followed.reasons).toEqual({
-      "scripts/check.sh": 'named by npm script "check"',
-      "scripts/lint.js": 'named by npm script "lint"',
+      "scripts/check.sh": { rule: "named", by: 'npm script "check"' },
+      "scripts/lint.js": { rule: "named", by: 'npm script "lint"' },
     });
   });
 
@@ -396,7 +402,7 @@ describe("planProtection: what a check's verdict rests on", () => {
     expect(plan(files, {}, { oraclePaths: ["expected/a.txt"] }).restore).toEqual(["expected/a.txt"]);
     const folder = plan(files, {}, { oraclePaths: ["expected/"] });
     expect(folder.restore).toEqual(["expected/a.txt", "expected/deep/b.txt"]);
-    expect(folder.reasons["expected/a.txt"]).toBe("oracle_paths");
+    expect(folder.reasons["expected/a.txt"]).toEqual({ rule: "oracle" });
     expect(folder.missingOracles).toEqual([]);
   });
 
@@ -446,5 +452,162 @@ describe("planProtection: what a check's verdict rests on", () => {
     expect(plan([], { "package.json": {} }, { cwd: "app/" }).removeIfAdded("app/package.json")).toBe(true);
     // With no package.json at the baseline at all, one added at the root would take over too.
     expect(plan(["src/index.js"], {}).removeIfAdded("package.json")).toBe(true);
+  });
+});
+
+describe("buildFilesOf: the build files a command's tools read", () => {
+  const files = new Set([
+    "Makefile",
+    "sub/GNUmakefile",
+    "other.mk",
+    "justfile",
+    "CMakeLists.txt",
+    "Rakefile",
+    "pyproject.toml",
+  ]);
+  it.each([
+    ["make test", "", ["Makefile"]],
+    ["make -C sub test", "", ["sub/GNUmakefile"]],
+    ["make --directory=sub", "", ["sub/GNUmakefile"]],
+    ["make -f other.mk test", "", ["Makefile", "other.mk"]],
+    ["/usr/bin/make check", "", ["Makefile"]],
+    ["just test", "", ["justfile"]],
+    ["cmake -S . -B out && ctest", "", ["CMakeLists.txt", "CMakeLists.txt"]],
+    ["rake spec", "", ["Rakefile"]],
+    ["python3 -m pytest -q", "", ["pyproject.toml"]],
+    ["pytest -q", "", ["pyproject.toml"]],
+    // Any word naming the tool counts: protecting a build file too often costs nothing.
+    ["echo make", "", ["Makefile"]],
+    ["node test.js", "", []],
+    // A word that is a key of every object is no build tool (it once threw).
+    ["echo constructor toString __proto__", "", []],
+  ])("%s", (command, dir, expected) => {
+    expect(buildFilesOf(command, dir, files)).toEqual(expected);
+  });
+});
+
+/** planProtection over a baseline given as its files' texts. */
+function planOver(
+  contents: Record<string, string>,
+  run: string,
+  extra: Partial<Pick<PlanInput, "oraclePaths" | "editable" | "baselineManifest">> = {},
+) {
+  return planProtection({
+    baselineFiles: Object.keys(contents),
+    baselineManifest: extra.baselineManifest ?? (() => undefined),
+    run,
+    cwd: "",
+    oraclePaths: extra.oraclePaths ?? [],
+    baselineContent: (path) => contents[path],
+    ...(extra.editable ? { editable: extra.editable } : {}),
+  });
+}
+
+describe("the rule without editable: only what the quest names and what is test infrastructure", () => {
+  it("the issue's pack: test/run.sh sources ./calc.sh and lib/assert.sh; only the test is protected", () => {
+    const result = planOver(
+      {
+        "test/run.sh": '. ./calc.sh\n. lib/assert.sh\nassert_eq "$(add 2 3)" 5\n',
+        "calc.sh": "add() { echo $(($1 - $2)); }\n",
+        "lib/assert.sh": 'assert_eq() { [ "$1" = "$2" ] || { echo FAIL; exit 1; }; }\n',
+      },
+      "bash test/run.sh",
+    );
+    expect(result.restore).toEqual(["test/run.sh"]);
+    expect(result.reasons).toEqual({ "test/run.sh": { rule: "test" } });
+  });
+
+  it.each([
+    ["helpers/expect-equal.js", "test/add.test.js", 'require("../helpers/expect-equal.js")'],
+    ["src/add.js", "test/add.test.js", 'require("../src/add.js")'],
+    ["math.js", "checks.test.js", 'require("./math.js")'],
+    ["calc.py", "test_calc.py", "import calc"],
+    ["helpers.py", "test_calc.py", "import helpers"],
+    ["scripts/assert.sh", "scripts/check.sh", "source scripts/assert.sh"],
+  ])(
+    "%s, loaded by %s, is the candidate's: no guess at which loaded file is the code under test",
+    (loaded, test, text) => {
+      const result = planOver({ [test]: text, [loaded]: "" }, `bash ${test}`);
+      expect(result.restore).toEqual([test]);
+      expect(result.restore).not.toContain(loaded);
+    },
+  );
+
+  it("the build file a command runs, and what it includes, are protected; the scripts its recipes run are not", () => {
+    const result = planOver(
+      {
+        Makefile: "include build/rules.mk\n-include local.mk\ntest:\n\tbash scripts/check.sh\n",
+        "build/rules.mk": "",
+        "local.mk": "",
+        "scripts/check.sh": "",
+      },
+      "make -s test",
+    );
+    expect(result.reasons).toEqual({
+      Makefile: { rule: "build", by: "make -s test" },
+      "build/rules.mk": { rule: "build", by: "Makefile" },
+      "local.mk": { rule: "build", by: "Makefile" },
+    });
+    // Only a build file of a tool the command runs: no Makefile rule for `npm test`.
+    expect(planOver({ Makefile: "", "package.json": "{}" }, "node x.js").restore).toEqual([]);
+  });
+
+  it("the setup files a test configuration or package.json's runner keys name, exactly as written", () => {
+    const result = planOver(
+      {
+        "vitest.config.ts":
+          'export default { test: { setupFiles: ["./setup/globals.ts"], alias: { "@": "./src" } } }',
+        "pytest.ini": "[pytest]\naddopts = -p plugins.checks\n",
+        "setup/globals.ts": "",
+        "src/index.ts": "",
+        "jest.setup.js": "",
+        "package.json": "",
+      },
+      "npm test",
+      {
+        baselineManifest: () => ({
+          jest: { setupFilesAfterEach: ["<rootDir>/jest.setup.js"] },
+          main: "src/index.ts",
+        }),
+      },
+    );
+    expect(result.reasons).toEqual({
+      "jest.setup.js": { rule: "setup", by: '"jest" in package.json' },
+      "pytest.ini": { rule: "configuration" },
+      "setup/globals.ts": { rule: "setup", by: "vitest.config.ts" },
+      "vitest.config.ts": { rule: "configuration" },
+    });
+  });
+
+  it("with editable, a build or setup file the quest lets the learner write is the work; tests, configs and named files stay protected", () => {
+    const contents = {
+      Makefile: "test:\n\tbash test/run.sh\n",
+      "test/run.sh": "",
+      "vitest.config.ts": 'export default { test: { setupFiles: ["./setup.js"] } }',
+      "setup.js": "",
+      "tools/check.mjs": "",
+    };
+    const everything = () => true;
+    expect(planOver(contents, "make test && node tools/check.mjs").restore).toEqual([
+      "Makefile",
+      "setup.js",
+      "test/run.sh",
+      "tools/check.mjs",
+      "vitest.config.ts",
+    ]);
+    expect(planOver(contents, "make test && node tools/check.mjs", { editable: everything }).restore).toEqual(
+      ["test/run.sh", "tools/check.mjs", "vitest.config.ts"],
+    );
+  });
+
+  it("says why a file the candidate added is removed", () => {
+    const result = planOver({ "src/add.js": "" }, "true", { editable: (path) => path.startsWith("tests/") });
+    expect(result.removalOf("conftest.py")).toBe("added_test");
+    expect(result.removalOf("jest.config.js")).toBe("added_configuration");
+    expect(result.removalOf("package.json")).toBe("added_package_json");
+    expect(result.removalOf("tests/test_new.py")).toBeUndefined();
+    expect(result.removalOf("src/new.js")).toBeUndefined();
+    // One the baseline has is restored instead, never removed.
+    expect(result.removalOf("src/add.js")).toBeUndefined();
   });
 });

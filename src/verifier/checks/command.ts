@@ -71,6 +71,30 @@ function commandPathFields(check: z.output<typeof CommandCheckSchema>): PathFiel
  */
 export type Containment = "pid-namespace" | "process-group";
 
+/**
+ * Why a change of the learner's was not applied in the isolated run: outside `editable`; a
+ * protected file put back from the baseline (a test, configuration, a file the check or an npm
+ * script runs, an oracle, a build file, a setup file a test configuration names); the package
+ * scripts put back; a test, a configuration or a package.json the learner added, removed; a
+ * change in a generated folder (dist/, build/...), which checks never see.
+ */
+export type NotAppliedReason =
+  | "outside_editable"
+  | "test"
+  | "configuration"
+  | "named"
+  | "oracle"
+  | "build"
+  | "setup"
+  | "package_scripts"
+  | "added_test"
+  | "added_configuration"
+  | "added_package_json"
+  | "generated";
+
+/** One change of the learner's the run did not see: its path (repository-relative), why, and what named it. */
+export type NotApplied = { path: string; reason: NotAppliedReason; by?: string };
+
 /** Where an isolated run happened and what it ran on (the task verifier's provenance). */
 export type IsolationEvidence = {
   runDir: string;
@@ -90,6 +114,11 @@ export type IsolationEvidence = {
   removedConfigs: string[];
   /** With `editable`: the changed paths outside it, whose changes were not applied. */
   leftOut?: string[];
+  /**
+   * Every change of the learner's the run did not see, and why (leftOut among them), sorted by
+   * path. Absent in evidence from before it was kept.
+   */
+  notApplied?: NotApplied[];
   cleanup: { ok: true } | { ok: false; message: string; keptWorktree: string };
   /**
    * The receipts' fingerprint of the files this run used (baseline plus patch, before anything
@@ -128,6 +157,8 @@ export type CommandEvidence = {
   output?: string;
   outputTruncated?: boolean;
   failed?: string[];
+  /** In words, each learner change the run did not use and why (from verification.notApplied). */
+  unusedChanges?: string[];
   verification?: IsolationEvidence;
   receipt?: ReceiptEvidence;
   /** Set on a result answered by a receipt, or made pending by one. */
@@ -146,14 +177,63 @@ function tail(text: string): { output: string; cut: boolean } {
     : { output: text, cut: false };
 }
 
-/** The summary, and a short note of the changes outside `editable` that the run did not see. */
-function withLeftOut(summary: string, leftOut: readonly string[] | undefined): string {
-  if (!leftOut || leftOut.length === 0) return summary;
-  const shown = leftOut.slice(0, 3).join(", ");
-  const more = leftOut.length > 3 ? ` and ${leftOut.length - 3} more` : "";
-  const what =
-    leftOut.length === 1 ? "1 change outside editable" : `${leftOut.length} changes outside editable`;
-  return `${summary}; ${what} not applied (${shown}${more})`;
+/**
+ * The summary for an author: a short note of the changes outside `editable`, and of the changes
+ * to protected files, that the run did not see.
+ */
+function withNotApplied(summary: string, verification: IsolationEvidence | undefined): string {
+  const leftOut = verification?.leftOut ?? [];
+  const protectedOnes = (verification?.notApplied ?? [])
+    .filter(({ reason }) => reason !== "outside_editable" && reason !== "generated")
+    .map(({ path }) => path);
+  const note = (paths: readonly string[], one: string, many: string) => {
+    const shown = paths.slice(0, 3).join(", ");
+    const more = paths.length > 3 ? ` and ${paths.length - 3} more` : "";
+    return `; ${paths.length === 1 ? one : `${paths.length} ${many}`} not applied (${shown}${more})`;
+  };
+  return (
+    summary +
+    (leftOut.length > 0 ? note(leftOut, "1 change outside editable", "changes outside editable") : "") +
+    (protectedOnes.length > 0
+      ? note([...new Set(protectedOnes)], "1 change to a protected file", "changes to protected files")
+      : "")
+  );
+}
+
+/** A change the run did not use, in a sentence the learner can act on. */
+export function notAppliedSentence({ path, reason, by }: NotApplied): string {
+  const unused = "your change to it was not used";
+  switch (reason) {
+    case "outside_editable":
+      return `${path} is outside what this quest lets you change: not used`;
+    case "test":
+      return `${path} is a test: ${unused}`;
+    case "configuration":
+      return `${path} is test or package configuration: ${unused}`;
+    case "named":
+      return `${path} is run by ${by ?? "the check"}: ${unused}`;
+    case "oracle":
+      return `${path} is what the check compares against: ${unused}`;
+    case "build":
+      return `${path} is a build file the check's command reads: ${unused}`;
+    case "setup":
+      return `${path} is a setup file the test configuration${by ? ` (${by})` : ""} names: ${unused}`;
+    case "package_scripts":
+      return `the scripts and test settings of ${path} are the quest's: your change to them was not used`;
+    case "added_test":
+      return `${path} is a test you added: the check does not run it`;
+    case "added_configuration":
+      return `${path} is configuration you added: not used`;
+    case "added_package_json":
+      return `${path} would take over the project's package.json: not used`;
+    case "generated":
+      return `${path} is in a generated folder (dist/, build/...), which checks never see: not used`;
+  }
+}
+
+function unusedChanges(verification: IsolationEvidence | undefined): { unusedChanges?: string[] } {
+  const notApplied = verification?.notApplied ?? [];
+  return notApplied.length > 0 ? { unusedChanges: notApplied.map(notAppliedSentence) } : {};
 }
 
 /**
@@ -212,9 +292,10 @@ async function runAndJudge(
     const { output, cut } = tail(outcome.report);
     const pendingResult = result(check, "pending", {
       ...evidenceBase,
-      summary: withLeftOut(`${outcome.kind}: ${outcome.message}`, outcome.verification?.leftOut),
+      summary: withNotApplied(`${outcome.kind}: ${outcome.message}`, outcome.verification),
       output,
       outputTruncated: outcome.truncated || cut,
+      ...unusedChanges(outcome.verification),
       ...(outcome.verification ? { verification: outcome.verification } : {}),
     });
     return { result: pendingResult, outcome };
@@ -238,15 +319,16 @@ async function runAndJudge(
   const { output, cut } = tail(outcome.report);
   const judged = result(check, failed.length === 0 ? "pass" : "fail", {
     ...evidenceBase,
-    summary: withLeftOut(
+    summary: withNotApplied(
       failed.length === 0 ? `exit code ${exitCode}` : failed.join("; "),
-      outcome.verification?.leftOut,
+      outcome.verification,
     ),
     ...(outcome.exitCode !== null ? { exitCode: outcome.exitCode } : {}),
     ...(outcome.signal ? { signal: outcome.signal } : {}),
     output,
     outputTruncated: outcome.truncated || cut,
     ...(failed.length > 0 ? { failed } : {}),
+    ...unusedChanges(outcome.verification),
     ...(outcome.verification ? { verification: outcome.verification } : {}),
   });
   return { result: judged, outcome };
@@ -262,8 +344,22 @@ export const commandCheck = defineCheckType({
   // A command check's own editable wins; otherwise the quest's applies to it.
   withQuestDefaults: (check, quest) =>
     check.editable === undefined && quest.editable ? { ...check, editable: [...quest.editable] } : check,
+  hint: commandHint,
   reportDetail: commandReportDetail,
 });
+
+/**
+ * The HUD's reason for a failed check whose run did not use some of the learner's changes: the
+ * first of them in words, since it may be why it failed. Otherwise the summary.
+ */
+function commandHint(result: CheckResult): string | undefined {
+  const evidence = result.evidence;
+  if (result.status !== "fail" || evidence.kind !== "command") return undefined;
+  const [first, ...rest] = evidence.unusedChanges ?? [];
+  if (first === undefined) return undefined;
+  if (rest.length === 0) return first;
+  return `${first} (and ${rest.length} more change${rest.length === 1 ? "" : "s"} not used: /quest status)`;
+}
 
 /** Whether a receipt answered the check, and for a failing or pending run the tail of its output. */
 function commandReportDetail(result: CheckResult): ReportDetail {
@@ -272,11 +368,20 @@ function commandReportDetail(result: CheckResult): ReportDetail {
   const detail: ReportDetail = evidence.receipt?.reused
     ? { note: `receipt ${evidence.receipt.id}: same check, same files; not run again` }
     : {};
-  if (result.status === "pass" || !evidence.output) return detail;
+  if (result.status === "pass") return detail;
+  // What the run did not use comes first: it may be why the check did not pass.
+  const unused = evidence.unusedChanges ?? [];
+  const unusedLines =
+    unused.length > 0 ? ["not used in the check's run:", ...unused.map((sentence) => `- ${sentence}`)] : [];
+  if (!evidence.output) return unusedLines.length > 0 ? { ...detail, lines: unusedLines } : detail;
   const tail = evidence.output.trimEnd().split("\n").slice(-OUTPUT_TAIL_LINES);
   const cut = evidence.outputTruncated ? " (earlier output dropped)" : "";
   return {
     ...detail,
-    lines: [`last ${tail.length} line(s) of output${cut}:`, ...tail.map((line) => `| ${line}`)],
+    lines: [
+      ...unusedLines,
+      `last ${tail.length} line(s) of output${cut}:`,
+      ...tail.map((line) => `| ${line}`),
+    ],
   };
 }
