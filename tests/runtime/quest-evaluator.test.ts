@@ -6,11 +6,10 @@
  * receipt chosen with the fingerprint the files last had, then the files looked at, and the
  * evaluation made again when they changed.
  */
-import { existsSync, lstatSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { recordableFileSystem } from "../../src/receipts/fingerprint.ts";
 import { reviewerOf } from "../../src/runtime/quest-evaluator.ts";
 import type { QuestResult } from "../../src/verifier/results.ts";
@@ -98,9 +97,11 @@ describe.runIf(recordableFileSystem(tmpdir()))("a workspace evaluated right afte
     const workspace = written();
     const dataDir = dataDirOutside();
     const evaluate = evaluation(workspace, dataDir);
-    const cache = join(workspaceHome(dataDir, workspace), "stat-cache");
     const first = await evaluate();
     expect([first.status, reused(first)]).toEqual(["pass", false]);
+    // The workspace's folder in the data dir (src/core/workspace-key.ts), made by the first evaluation.
+    const [home] = readdirSync(join(dataDir, "workspaces"));
+    const cache = join(dataDir, "workspaces", home ?? "", "stat-cache");
     expect(existsSync(cache)).toBe(false);
     await pastRacyWindow();
     const renewal = await evaluate();
