@@ -7,6 +7,10 @@
  * process and in process (the quest evaluator built once, as the extension's recheck uses it),
  * each against `git status --porcelain` on the same tree, the three alternated in one run.
  * `node bench/receipts.ts [runs]` prints that table alone.
+ *
+ * `benchJustWritten`: two such workspaces side by side, one checked right after its files were
+ * written (then again past the racy window), one written a minute before its first check.
+ * `node bench/receipts.ts just-written [runs]` prints that table alone.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -246,12 +250,182 @@ export async function benchUnchangedWithBuilt(base: string, runs = 15): Promise<
   }
 }
 
+/** The quest the process rows check: one command check (isolation `worktree`), outside any package. */
+const BENCH_QUEST =
+  "version: 1\nid: bench\ntitle: Bench\ngoal: g\nchecks:\n  - id: check\n    type: command\n    run: bash test/check.sh\n";
+
+/** `git status --porcelain` in `workspace`: the baseline, timed (ms). */
+async function timeGitStatus(workspace: string): Promise<number> {
+  const start = performance.now();
+  await execa("git", ["status", "--porcelain"], { cwd: workspace });
+  return performance.now() - start;
+}
+
+/**
+ * One `pi-quests check QUEST --cwd WORKSPACE --json` process, timed (ms); it must pass, answered
+ * from its receipt (`reused`) or by running the check (`ran`).
+ */
+async function timeCheck(
+  bin: string,
+  run: { questFile: string; workspace: string; dataDir: string; env: Record<string, string | undefined> },
+  expected: "reused" | "ran",
+): Promise<number> {
+  const start = performance.now();
+  const done = await execa(
+    process.execPath,
+    [bin, "check", run.questFile, "--cwd", run.workspace, "--data-dir", run.dataDir, "--json"],
+    { env: run.env, reject: false },
+  );
+  const elapsed = performance.now() - start;
+  const evidence = done.exitCode === 0 ? JSON.parse(done.stdout).checks[0]?.evidence : undefined;
+  if (evidence?.receipt?.reused !== (expected === "reused"))
+    throw new Error(
+      `the check did not pass ${expected === "reused" ? "from its receipt" : "by running"}: ${done.stdout}${done.stderr}`,
+    );
+  return elapsed;
+}
+
+/** A row of the just-written bench: which workspace, and each CLI's timings of its checks (ms). */
+export type JustWrittenCase = { label: string; workspace: "a" | "b"; times: number[][] };
+
+export type JustWrittenResult = {
+  clis: string[];
+  runs: number;
+  /** The racy window (ms; stat-record.ts racyWindowMs), undefined when the kernel gives none. */
+  windowMs: number | undefined;
+  /** Median `git status --porcelain` of each workspace over the rounds (ms). */
+  gitStatus: { a: number; b: number };
+  cases: JustWrittenCase[];
+};
+
+/**
+ * Two unchanged 10,000-file workspaces (one file edited since HEAD, one command check), checked
+ * as whole `pi-quests check` processes by each CLI, each with a data dir of its own: (a) checked
+ * right after its files were written, three times more within the racy window, then past it
+ * (the first check there renews the stat record, the next ones answer from it) and (b) written a
+ * minute before its first check. After the window, `runs` rounds alternate `git status
+ * --porcelain` in each workspace with every CLI's check of each, the order turning each round.
+ */
+export async function benchJustWritten(
+  base: string,
+  runs = 15,
+  clis: readonly CliUnderTest[] = [{ label: "the checkout's sources", bin: CHECKOUT_CLI }],
+): Promise<JustWrittenResult> {
+  mkdirSync(base, { recursive: true });
+  const home = realpathSync(mkdtempSync(join(base, "just-written-home-")));
+  const questFile = join(home, "quest.yaml");
+  writeFileSync(questFile, BENCH_QUEST);
+  const env = { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") };
+  const workspaces: string[] = [];
+  const windowMs = racyWindowMs();
+  try {
+    const b = makeRepo(base, 10_000);
+    workspaces.push(b);
+    const bWritten = Date.now();
+    await setTimeout(Math.max(0, bWritten + 60_000 - Date.now()));
+    const a = makeRepo(base, 10_000);
+    workspaces.push(a);
+    const aWritten = Date.now();
+    const runOf = (workspace: string, cli: number) => ({
+      questFile,
+      workspace,
+      dataDir: join(home, `data-${cli}`),
+      env,
+    });
+    const each = async (workspace: string, expected: "reused" | "ran") => {
+      const times: number[] = [];
+      for (const [i, cli] of clis.entries())
+        times.push(await timeCheck(cli.bin, runOf(workspace, i), expected));
+      return times;
+    };
+    const row = (label: string, workspace: "a" | "b"): JustWrittenCase => ({
+      label,
+      workspace,
+      times: clis.map(() => []),
+    });
+    const add = (into: JustWrittenCase, times: number[]) => {
+      for (const [i, time] of times.entries()) into.times[i]?.push(time);
+    };
+    const aFirst = row("(a) first check, right after the files were written (runs the check)", "a");
+    const aWithin = row("(a) checks 2 to 4, within the racy window", "a");
+    const aRenewal = row("(a) first check past the racy window", "a");
+    const aLater = row("(a) later checks", "a");
+    const bFirst = row("(b) first check, a minute after the files were written (runs the check)", "b");
+    const bLater = row("(b) later checks", "b");
+    add(aFirst, await each(a, "ran"));
+    for (let i = 0; i < 3; i++) add(aWithin, await each(a, "reused"));
+    if (windowMs !== undefined && Date.now() >= aWritten + windowMs)
+      throw new Error("the racy window passed before the checks within it were done");
+    add(bFirst, await each(b, "ran"));
+    if (windowMs !== undefined) await setTimeout(Math.max(0, aWritten + windowMs + 1_000 - Date.now()));
+    add(aRenewal, await each(a, "reused"));
+    const git = { a: [] as number[], b: [] as number[] };
+    const works: (() => Promise<void>)[] = [
+      async () => void git.a.push(await timeGitStatus(a)),
+      async () => void git.b.push(await timeGitStatus(b)),
+      ...clis.flatMap((cli, i) => [
+        async () => void aLater.times[i]?.push(await timeCheck(cli.bin, runOf(a, i), "reused")),
+        async () => void bLater.times[i]?.push(await timeCheck(cli.bin, runOf(b, i), "reused")),
+      ]),
+    ];
+    for (let round = 0; round < runs; round++) {
+      for (let k = 0; k < works.length; k++)
+        await (works[(round + k) % works.length] as () => Promise<void>)();
+    }
+    return {
+      clis: clis.map((cli) => cli.label),
+      runs,
+      windowMs,
+      gitStatus: { a: median(git.a), b: median(git.b) },
+      cases: [aFirst, aWithin, aRenewal, aLater, bFirst, bLater],
+    };
+  } finally {
+    for (const workspace of workspaces) rmSync(workspace, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export function justWrittenTable({ clis, runs, windowMs, gitStatus, cases }: JustWrittenResult): string {
+  const window =
+    windowMs === undefined
+      ? "no racy window: no stat record"
+      : `racy window ${(windowMs / 1000).toFixed(0)} s`;
+  return [
+    `| 10,000 files, one command check (${window}; later checks: median of ${runs}) | checks | ${clis.map((cli) => `\`pi-quests check\`, ${cli}, median (ms) | ratio to \`git status\``).join(" | ")} |`,
+    `|---|---:|${clis.map(() => "---:|---:|").join("")}`,
+    `| \`git status --porcelain\` in (a) (baseline) | ${runs} | ${clis.map(() => `${ms(gitStatus.a)} | 1.0x`).join(" | ")} |`,
+    `| \`git status --porcelain\` in (b) (baseline) | ${runs} | ${clis.map(() => `${ms(gitStatus.b)} | 1.0x`).join(" | ")} |`,
+    ...cases.map(({ label, workspace, times }) => {
+      const baseline = gitStatus[workspace];
+      const cells = times.map((own) => {
+        const value = median(own);
+        return `${ms(value)} | ${(value / baseline).toFixed(1)}x`;
+      });
+      return `| ${label} | ${times[0]?.length ?? 0} | ${cells.join(" | ")} |`;
+    }),
+  ].join("\n");
+}
+
+/** The just-written workspaces with the packed package's CLI, as npm installs it. */
+export async function benchJustWrittenWithBuilt(base: string, runs = 15): Promise<JustWrittenResult> {
+  const built = await builtPackage();
+  try {
+    return await benchJustWritten(base, runs, [{ label: "the packed package installed", bin: built.bin }]);
+  } finally {
+    built.remove();
+  }
+}
+
 if (import.meta.main) {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "pi-quests-bench-unchanged-")));
   try {
-    process.stdout.write(
-      `${unchangedTable(await benchUnchangedWithBuilt(base, Number(process.argv[2] ?? 15)))}\n`,
-    );
+    if (process.argv[2] === "just-written") {
+      const runs = Number(process.argv[3] ?? 15);
+      process.stdout.write(`${justWrittenTable(await benchJustWrittenWithBuilt(base, runs))}\n`);
+    } else {
+      const runs = Number(process.argv[2] ?? 15);
+      process.stdout.write(`${unchangedTable(await benchUnchangedWithBuilt(base, runs))}\n`);
+    }
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

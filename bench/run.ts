@@ -8,7 +8,14 @@ import { benchEngine, engineTable } from "./engine.ts";
 import { benchExtension, extensionTable, turnEndTable } from "./extension.ts";
 import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
 import { benchPlays, playsTable } from "./plays.ts";
-import { benchReceipts, benchUnchangedWithBuilt, receiptsTable, unchangedTable } from "./receipts.ts";
+import {
+  benchJustWrittenWithBuilt,
+  benchReceipts,
+  benchUnchangedWithBuilt,
+  justWrittenTable,
+  receiptsTable,
+  unchangedTable,
+} from "./receipts.ts";
 import { benchSessionFile, sessionFileTable } from "./session-file.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
 
@@ -54,6 +61,8 @@ try {
   process.stdout.write(`${receiptsTable(await benchReceipts(homeBase))}\n`);
   process.stdout.write("\n## Receipts: the unchanged workspace against `git status`\n\n");
   process.stdout.write(`${unchangedTable(await benchUnchangedWithBuilt(homeBase))}\n`);
+  process.stdout.write("\n## Receipts: a workspace just written, beside one written a minute before\n\n");
+  process.stdout.write(`${justWrittenTable(await benchJustWrittenWithBuilt(homeBase))}\n`);
 } finally {
   rmSync(homeBase, { recursive: true, force: true });
   rmSync(tmpBase, { recursive: true, force: true });

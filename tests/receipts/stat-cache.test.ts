@@ -6,7 +6,7 @@
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -171,5 +171,27 @@ describe.skipIf(!recordableFileSystem(tmpdir()))("the sealed stat cache", () => 
     const later = await fingerprinter(dir);
     expect(later.ok && later.path).not.toBe("stat");
     expect(valueIn(later)).toBe(valueIn(await fullFingerprint(dir)));
+  });
+
+  it("files written just before the first process: no cache; the first process past the window writes it, once, and later processes answer from it", async () => {
+    const dir = makeWorkspace({ "a.txt": "alpha\n", "src/b.txt": "beta\n" });
+    commitAll(dir);
+    const cache = cacheOf(dir);
+    const young = await createFingerprinter({ ...NARROW, cache })(dir);
+    expect(young.ok && young.path).toBe("fast");
+    expect(existsSync(cache.file)).toBe(false);
+    await pastRacyWindow();
+    const renewal = await createFingerprinter({ ...NARROW, cache })(dir);
+    expect(renewal.ok && renewal.path).toBe("fast");
+    const written = lstatSync(cache.file);
+    for (let i = 0; i < 2; i++) {
+      const later = await createFingerprinter({ ...NARROW, cache })(dir);
+      expect(later.ok && later.path).toBe("stat");
+      expect(valueIn(later)).toBe(valueIn(renewal));
+    }
+    // Not written again: a write would have put another file in its place (rename).
+    const now = lstatSync(cache.file);
+    expect([now.ino, now.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+    expect(valueIn(renewal)).toBe(valueIn(await fullFingerprint(dir)));
   });
 });

@@ -6,7 +6,7 @@
  * receipt chosen with the fingerprint the files last had, then the files looked at, and the
  * evaluation made again when they changed.
  */
-import { realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -77,4 +77,59 @@ describe("an unchanged workspace, answered with one look", () => {
     },
     60_000,
   );
+});
+
+/**
+ * A workspace evaluated right after its files were written (a sandbox when its quest starts):
+ * each evaluator is a new process's (`pi-quests check`), sharing the data dir's stat cache.
+ */
+describe.runIf(recordableFileSystem(tmpdir()))("a workspace evaluated right after it was written", () => {
+  const reused = (result: QuestResult) => {
+    const evidence = result.checks[0]?.evidence;
+    return evidence?.kind === "command" ? evidence.receipt?.reused : undefined;
+  };
+  /** A new evaluator (a new process) of the check that passes while hello.txt says hello. */
+  const evaluation = (workspace: string, dataDir: string) => async () =>
+    (await evaluatorFor(workspace, dataDir, "bash test/says.sh", { statRecord: NARROW }))({ events: [] });
+  const written = () => makeRepo({ "hello.txt": "hello\n", "test/says.sh": "grep -q hello hello.txt\n" });
+
+  it("past the racy window one evaluation renews the stat cache; later ones answer from it and never write it again", async () => {
+    const workspace = written();
+    const dataDir = dataDirOutside();
+    const evaluate = evaluation(workspace, dataDir);
+    const first = await evaluate();
+    expect([first.status, reused(first)]).toEqual(["pass", false]);
+    // The workspace's folder in the data dir (src/core/workspace-key.ts), made by the first evaluation.
+    const [home] = readdirSync(join(dataDir, "workspaces"));
+    const cache = join(dataDir, "workspaces", home ?? "", "stat-cache");
+    expect(existsSync(cache)).toBe(false);
+    await pastRacyWindow();
+    const renewal = await evaluate();
+    expect([renewal.status, reused(renewal)]).toEqual(["pass", true]);
+    const renewed = lstatSync(cache);
+    for (let i = 0; i < 2; i++) {
+      const later = await evaluate();
+      expect([later.status, reused(later)]).toEqual(["pass", true]);
+    }
+    // A look that took the full path would have replaced the file (a new one renamed in its place).
+    const now = lstatSync(cache);
+    expect([now.ino, now.mtimeMs]).toEqual([renewed.ino, renewed.mtimeMs]);
+  }, 60_000);
+
+  it("one evaluator (the extension's): a file edited after the first evaluation, within the window, is seen; the check runs again and fails", async () => {
+    const workspace = written();
+    const evaluator = await evaluatorFor(workspace, dataDirOutside(), "bash test/says.sh", {
+      statRecord: NARROW,
+    });
+    const evaluate = () => evaluator({ events: [] });
+    expect(await evaluate()).toMatchObject({ status: "pass" });
+    await pastRacyWindow();
+    // The same size: the other files are past the window, this one is not.
+    writeFileSync(join(workspace, "hello.txt"), "HELLO\n");
+    const edited = await evaluate();
+    expect([edited.status, reused(edited)]).toEqual(["fail", false]);
+    await pastRacyWindow();
+    const renewal = await evaluate();
+    expect([renewal.status, reused(renewal)]).toEqual(["fail", true]);
+  }, 60_000);
 });
