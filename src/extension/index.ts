@@ -25,6 +25,7 @@ import { createPiEventTranslator, type PiEventTranslator } from "../events/trans
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
+import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import type { QuestController } from "./controller.ts";
 import { claimProcess } from "./load-guard.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
@@ -68,6 +69,8 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   const sdk: PiSdkSource = async () => ({ ok: true, sdk: host.modules });
   const quests = createQuestHost(uiOf, { host, sdk, tui });
   const translator = createPiEventTranslator();
+  // Looks around each call, only while the active quest reads changedPaths (never in print mode).
+  const looks = createCallLooks(() => quests.controller()?.readsChangedPaths() ?? false);
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
       quests.record(event);
@@ -96,14 +99,28 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     });
     quests.start(ctx, sessionId, started);
   });
-  pi.on("session_shutdown", () => quests.shutdown());
+  pi.on("session_shutdown", async () => {
+    await Promise.all([looks.clear(), quests.shutdown()]);
+  });
   pi.on("input", (event) => {
     translator.input(event);
   });
   pi.on("before_agent_start", (event) => record(translator.contextLoaded(event.systemPromptOptions)));
   pi.on("tool_call", (event, ctx) => blockGuardedCall(event, ctx, translator, record));
-  pi.on("tool_execution_start", (event) => translator.toolExecutionStart(event));
-  pi.on("tool_execution_end", (event) => record(translator.toolExecutionEnd(event)));
+  // Pi awaits both handlers: the look before a call is taken before the tool runs, and the one
+  // after it before its result message (translator.ts). Without a look they return at once.
+  pi.on("tool_execution_start", (event, ctx) => {
+    translator.toolExecutionStart(event);
+    return looks.before(event.toolCallId, ctx.cwd);
+  });
+  pi.on("tool_execution_end", (event) => {
+    const changed = looks.after(event.toolCallId);
+    if (changed === undefined) return record(translator.toolExecutionEnd(event));
+    return changed.then(
+      (changes) => record(translator.toolExecutionEnd(event, changes)),
+      () => record(translator.toolExecutionEnd(event)),
+    );
+  });
   pi.on(
     "message_end",
     withLabels((event) => translator.messageEnd(event.message)),
@@ -153,7 +170,11 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   pi.on("user_bash", (event, ctx) => {
     record(translator.labels(ctx.sessionManager.getEntries()));
     return quests.running()
-      ? recordExitCode(event, translator, record, host.modules.createLocalBashOperations)
+      ? recordExitCode(event, translator, record, {
+          createLocalBashOperations: host.modules.createLocalBashOperations,
+          looks,
+          workspace: ctx.cwd,
+        })
       : undefined;
   });
 
@@ -353,23 +374,38 @@ function blockGuardedCall(
   return { block: true, reason: decision.reason };
 }
 
-/** Pi's user_bash event comes before the command runs: the local shell is wrapped to learn its exit code. */
+/** `!` commands: a new id for the looks around each, apart from Pi's tool call ids. */
+let bashCommands = 0;
+
+/**
+ * Pi's user_bash event comes before the command runs: the local shell is wrapped to learn its
+ * exit code, and, when the active quest reads changedPaths, to look at the workspace before and
+ * after it (a cancelled command too: what it changed until then).
+ */
 function recordExitCode(
   event: UserBashEvent,
   translator: PiEventTranslator,
   record: (event: PiEvent) => void,
-  createLocalBashOperations: PiHost["modules"]["createLocalBashOperations"],
+  shell: {
+    createLocalBashOperations: PiHost["modules"]["createLocalBashOperations"];
+    looks: CallLooks;
+    workspace: string;
+  },
 ): UserBashEventResult {
-  const local = createLocalBashOperations();
+  const local = shell.createLocalBashOperations();
   return {
     operations: {
       async exec(command, cwd, options) {
+        const id = `user_bash/${++bashCommands}`;
+        // A look that fails for a bug of pi-quests' own must not keep the learner's command from running.
+        await shell.looks.before(id, shell.workspace)?.catch(() => undefined);
+        const changes = () => shell.looks.after(id)?.catch(() => undefined);
         try {
           const result = await local.exec(command, cwd, options);
-          record(translator.userBash(event, result.exitCode));
+          record(translator.userBash(event, result.exitCode, await changes()));
           return result;
         } catch (error) {
-          record(translator.userBash(event, null));
+          record(translator.userBash(event, null, await changes()));
           throw error;
         }
       },
