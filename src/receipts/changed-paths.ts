@@ -30,6 +30,7 @@ import { isExecutable } from "./fingerprint/disk.ts";
 import { sortedByPath } from "./fingerprint/hash.ts";
 import {
   isRacy,
+  isRacyAt,
   kindOf,
   type Look,
   type LookLimits,
@@ -39,7 +40,6 @@ import {
   takeLook,
 } from "./fingerprint/look.ts";
 import { createLstatPool, STAT_FIELDS } from "./fingerprint/lstat-pool.ts";
-import { TIMESTAMP_GRANULARITY_MS } from "./fingerprint/stat-record.ts";
 
 export type { ChangedPaths } from "../events/names.ts";
 
@@ -167,16 +167,14 @@ function untouched(before: Look, after: Look, at: number): boolean {
   const o = at * STAT_FIELDS;
   const a = before.stats;
   const b = after.stats;
-  if (
-    a[o] !== b[o] ||
-    a[o + 1] !== b[o + 1] ||
-    a[o + 2] !== b[o + 2] ||
-    a[o + 3] !== b[o + 3] ||
-    a[o + 4] !== b[o + 4]
-  )
-    return false;
-  const racyFrom = before.takenAt - TIMESTAMP_GRANULARITY_MS;
-  return (a[o + 3] as number) < racyFrom && (a[o + 4] as number) < racyFrom;
+  return (
+    a[o] === b[o] &&
+    a[o + 1] === b[o + 1] &&
+    a[o + 2] === b[o + 2] &&
+    a[o + 3] === b[o + 3] &&
+    a[o + 4] === b[o + 4] &&
+    !isRacyAt(before, at)
+  );
 }
 
 function compare(path: string, was: PathStat, now: PathStat, before: Look, after: Look): Verdict {

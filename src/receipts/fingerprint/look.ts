@@ -16,8 +16,7 @@
  * lstat-pool.ts), and it keeps the last look's list of paths, which makes comparing the two a
  * pass over two arrays of numbers.
  */
-import { type Dirent, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
-import { realpath } from "node:fs/promises";
+import { type Dirent, lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { type LstatPool, STAT_FIELDS } from "./lstat-pool.ts";
 import { codeOf, FINGERPRINT_LIMITS, isGeneratedName } from "./scan.ts";
@@ -95,6 +94,13 @@ export const sameStat = (a: PathStat, b: PathStat): boolean =>
 export const isRacy = (stat: PathStat, at: number): boolean =>
   stat.mtimeMs >= at - TIMESTAMP_GRANULARITY_MS || stat.ctimeMs >= at - TIMESTAMP_GRANULARITY_MS;
 
+/** `isRacy` of the path at `at` in `look`, as of the look's start, without making its PathStat. */
+export function isRacyAt(look: Look, at: number): boolean {
+  const o = at * STAT_FIELDS;
+  const from = look.takenAt - TIMESTAMP_GRANULARITY_MS;
+  return (look.stats[o + 3] as number) >= from || (look.stats[o + 4] as number) >= from;
+}
+
 /** Between two slices of folder lstats and listings the event loop runs, as the fingerprint's scan does. */
 const SLICE_MS = 10;
 const IF_ANY = { throwIfNoEntry: false } as const;
@@ -112,7 +118,7 @@ export async function takeLook(
   const takenAt = Date.now();
   let root: string;
   try {
-    root = await realpath(workspace);
+    root = realpathSync.native(workspace);
   } catch (error) {
     return { ok: false, reason: `cannot open the workspace ${workspace}: ${codeOf(error)}` };
   }

@@ -1,13 +1,14 @@
 /**
- * lstat of many paths, shared with one worker thread: a look at 10,000 files is that many lstat
+ * lstat of many paths, shared with worker threads: a look at 10,000 files is that many lstat
  * calls, and on this project's machines one lstat costs 1.5 to 3 µs of system time, so a look
- * alone on Pi's thread would cost about as much as `git status`, which lstats its index on
- * several threads (core.preloadIndex). The worker lstats the second half of the paths while
- * Pi's thread does the first; below PARALLEL_FROM paths, or while the worker is busy with
- * another look, or before it has started, Pi's thread does them all.
+ * on Pi's thread alone would cost about as much as a whole `git status`, which lstats its index
+ * on several threads (core.preloadIndex). Here one worker per core but one (at most
+ * MAX_WORKERS) takes a part of the paths while Pi's thread does the first part. Below
+ * PARALLEL_FROM paths, while the workers are busy with another look, or before they have
+ * started, Pi's thread does them all.
  *
- * Each path's lstat becomes STAT_FIELDS numbers (look.ts) in a Float64Array: NaN for a path
- * that is gone. The worker writes its half into the same memory (a SharedArrayBuffer).
+ * Each path's lstat becomes STAT_FIELDS numbers in a Float64Array: NaN for a path that is gone.
+ * The workers write their parts into the same memory (a SharedArrayBuffer).
  */
 import { lstatSync, type Stats } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -16,12 +17,16 @@ import { Worker } from "node:worker_threads";
 /** Numbers per path: mode (type and permissions), inode, size, mtime, ctime (ms). */
 export const STAT_FIELDS = 5;
 
-/** Fewer paths than this are not worth a message to the worker. */
+/** Fewer paths than this are not worth a message to a worker. */
 export const PARALLEL_FROM = 2_000;
 
+/** Workers at most: past a few threads the file system, not the calls, is what waits. */
+export const MAX_WORKERS = 3;
+
 /**
- * The worker's code, the same loop as `lstatInto` below. Given as text (a worker evaluated from
- * a string) so that the built package, one bundle, needs no file of its own for it.
+ * A worker's code, the same loop as `lstatInto` below. Given as text (a worker evaluated from a
+ * string) so that the built package, one bundle, needs no file of its own for it. A worker keeps
+ * the last part it was sent, so a look at an unchanged tree sends no paths.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
@@ -71,68 +76,42 @@ function setStat(stats: Float64Array, at: number, seen: Stats | undefined): void
 export type LstatPool = {
   /** The lstat of every path, STAT_FIELDS numbers each. */
   lstatAll(paths: readonly string[]): Promise<Float64Array>;
-  /** Whether the worker has started and takes its half (false: there is none, or it failed). */
-  started(): Promise<boolean>;
-  /** Ends the worker (the session is over); later calls work on Pi's thread alone. */
+  /** How many workers have started and take a part (none on one core, or when they failed). */
+  started(): Promise<number>;
+  /** Ends the workers (the session is over); later calls work on Pi's thread alone. */
   close(): Promise<void>;
 };
 
-/** A pool with its worker started in the background, on a machine with more than one core. */
-export function createLstatPool(): LstatPool {
-  let worker: Worker | undefined;
-  let ready = false;
-  let busy = false;
-  // The list the worker holds: sent again only when a look's paths are another list.
-  let sent: readonly string[] | undefined;
-  let started = Promise.resolve(false);
-  if (availableParallelism() > 1) {
-    const starting = new Worker(WORKER_SOURCE, { eval: true });
-    worker = starting;
-    // Never what keeps Pi's process alive.
-    starting.unref();
-    started = new Promise((resolve) => {
-      starting.once("online", () => {
-        ready = true;
-        resolve(true);
-      });
-      const gone = () => {
-        worker = undefined;
-        resolve(false);
-      };
-      starting.on("error", gone);
-      starting.once("exit", gone);
-    });
-  }
+/** One worker, and the list (and where in it) of the part it holds. */
+type Helper = { worker: Worker; holds?: { paths: readonly string[]; from: number } };
 
-  /** The first half here, the second in the worker, into the same memory. */
-  const inParallel = async (paths: readonly string[], stats: Float64Array, running: Worker) => {
+/** A pool whose workers start in the background, on a machine with more than one core. */
+export function createLstatPool(workers = Math.min(availableParallelism() - 1, MAX_WORKERS)): LstatPool {
+  const helpers: Helper[] = [];
+  let busy = false;
+  let closed = false;
+  const starting = Array.from({ length: Math.max(0, workers) }, () => startHelper(helpers));
+  const started = Promise.all(starting).then(() => helpers.length);
+
+  /** Pi's thread does the first part, each helper one of the others, into the same memory. */
+  const inParts = async (paths: readonly string[], stats: Float64Array, working: Helper[]) => {
     busy = true;
-    const half = Math.ceil(paths.length / 2);
-    let answered: () => void = () => {};
-    let exited: () => void = () => {};
+    const part = Math.ceil(paths.length / (working.length + 1));
     try {
-      const done = new Promise<void>((resolve, reject) => {
-        answered = () => resolve();
-        exited = () => reject(new Error("the lstat worker exited"));
-        running.once("message", answered);
-        running.once("exit", exited);
+      const answers = working.map((helper, index) => {
+        const from = (index + 1) * part;
+        const held = helper.holds?.paths === paths && helper.holds.from === from;
+        const list = held ? undefined : paths.slice(from, from + part);
+        helper.holds = { paths, from };
+        return answerOf(helper, { list, buffer: stats.buffer, from }).catch(() => {
+          // The worker is gone: its part is done here.
+          helpers.splice(helpers.indexOf(helper), 1);
+          lstatInto(paths, stats, from, Math.min(paths.length, from + part));
+        });
       });
-      running.postMessage({
-        list: sent === paths ? undefined : paths.slice(half),
-        buffer: stats.buffer,
-        from: half,
-      });
-      sent = paths;
-      lstatInto(paths, stats, 0, half);
-      await done;
-    } catch {
-      // The worker is gone: its half is done here.
-      worker = undefined;
-      sent = undefined;
-      lstatInto(paths, stats, half, paths.length);
+      lstatInto(paths, stats, 0, Math.min(paths.length, part));
+      await Promise.all(answers);
     } finally {
-      running.off("message", answered);
-      running.off("exit", exited);
       busy = false;
     }
   };
@@ -140,17 +119,60 @@ export function createLstatPool(): LstatPool {
   return {
     async lstatAll(paths) {
       const stats = new Float64Array(new SharedArrayBuffer(paths.length * STAT_FIELDS * 8));
-      const running = worker;
-      if (running !== undefined && ready && !busy && paths.length >= PARALLEL_FROM)
-        await inParallel(paths, stats, running);
+      const working = [...helpers];
+      if (working.length > 0 && !busy && paths.length >= PARALLEL_FROM) await inParts(paths, stats, working);
       else lstatInto(paths, stats, 0, paths.length);
       return stats;
     },
     started: () => started,
     async close() {
-      const running = worker;
-      worker = undefined;
-      await running?.terminate();
+      closed = true;
+      await started;
+      const stopping = helpers.splice(0);
+      await Promise.all(stopping.map(({ worker }) => worker.terminate()));
     },
   };
+
+  /** A worker that joins `helpers` once online; not one that fails, or comes after `close`. */
+  function startHelper(into: Helper[]): Promise<void> {
+    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    return new Promise((resolve) => {
+      worker.once("online", () => {
+        // Once started, never what keeps Pi's process alive.
+        worker.unref();
+        if (closed) void worker.terminate();
+        else into.push({ worker });
+        resolve();
+      });
+      const gone = () => {
+        const at = into.findIndex((helper) => helper.worker === worker);
+        if (at >= 0) into.splice(at, 1);
+        resolve();
+      };
+      worker.on("error", gone);
+      worker.once("exit", gone);
+    });
+  }
+}
+
+/** Sends `message` to the helper's worker and waits for its answer (rejected if it exits first). */
+function answerOf(
+  helper: Helper,
+  message: { list: readonly string[] | undefined; buffer: ArrayBufferLike; from: number },
+) {
+  const { worker } = helper;
+  return new Promise<void>((resolve, reject) => {
+    const answered = () => {
+      worker.off("exit", exited);
+      resolve();
+    };
+    const exited = () => {
+      worker.off("message", answered);
+      helper.holds = undefined;
+      reject(new Error("the lstat worker exited"));
+    };
+    worker.once("message", answered);
+    worker.once("exit", exited);
+    worker.postMessage(message);
+  });
 }
