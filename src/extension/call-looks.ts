@@ -9,6 +9,11 @@ import type { CallLook, ChangedPaths, ChangeLooks } from "../receipts/changed-pa
 
 export type CallLooks = {
   /**
+   * Loads the looks of `workspace` ahead of the first call (a run begins), when `reads()` says the
+   * active quest needs them, so that call does not wait for the module and the worker to start.
+   */
+  warm(workspace: string): void;
+  /**
    * The look before call `id` in `workspace`, when `reads()` says the active quest needs it;
    * undefined at once when it does not, so the caller need not wait.
    */
@@ -35,6 +40,9 @@ export function createCallLooks(reads: () => boolean): CallLooks {
   };
 
   return {
+    warm(workspace) {
+      if (reads()) void looksOf(workspace).catch(() => undefined);
+    },
     before(id, workspace) {
       if (!reads()) return undefined;
       const look = looksOf(workspace).then((each) => each.before());

@@ -105,7 +105,10 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   pi.on("input", (event) => {
     translator.input(event);
   });
-  pi.on("before_agent_start", (event) => record(translator.contextLoaded(event.systemPromptOptions)));
+  pi.on("before_agent_start", (event, ctx) => {
+    looks.warm(ctx.cwd);
+    record(translator.contextLoaded(event.systemPromptOptions));
+  });
   pi.on("tool_call", (event, ctx) => blockGuardedCall(event, ctx, translator, record));
   // Pi awaits both handlers: the look before a call is taken before the tool runs, and the one
   // after it before its result message (translator.ts). Without a look they return at once.

@@ -53,6 +53,23 @@ describe("the looks around calls", () => {
     expect(looks.after("call-1")).toBeUndefined();
   });
 
+  it("are loaded ahead of a run only for a quest that reads changedPaths; calls are answered the same", async () => {
+    let reads = false;
+    let asked = 0;
+    const looks = callLooks(() => {
+      asked++;
+      return reads;
+    });
+    const workspace = makeWorkspace();
+    looks.warm(workspace);
+    expect(asked).toBe(1);
+    reads = true;
+    looks.warm(workspace);
+    await looks.before("call-1", workspace);
+    writeFileSync(join(workspace, "one.txt"), "1\n");
+    expect(await looks.after("call-1")).toEqual({ paths: ["one.txt"], truncated: false });
+  });
+
   it("forget the open calls when the session ends", async () => {
     const looks = callLooks(() => true);
     await looks.before("call-1", makeWorkspace());
