@@ -170,10 +170,12 @@ async function walk(root: string, earlier: Look | undefined, limits: LookLimits,
       if (stat !== undefined) paths.push(folder);
       continue;
     }
-    let listing = reusable(earlier?.listings.get(folder), stat);
+    const last = earlier?.listings.get(folder);
+    let listing = reusable(last, stat);
     if (listing === undefined) {
-      reused = false;
       listing = list(root, folder, stat);
+      // Listed again (changed, or racy) with the same names: the paths are still the last look's.
+      if (last === undefined || !sameNames(last, listing)) reused = false;
     }
     listings.set(folder, listing);
     entries += 1 + listing.files.length;
@@ -189,6 +191,13 @@ async function walk(root: string, earlier: Look | undefined, limits: LookLimits,
     }
   }
   return { paths, listings, reused };
+}
+
+/** Whether two listings of a folder hold the same names, in the same order. */
+function sameNames(a: Listing, b: Listing): boolean {
+  const same = (x: readonly string[], y: readonly string[]) =>
+    x.length === y.length && x.every((name, at) => name === y[at]);
+  return same(a.files, b.files) && same(a.folders, b.folders);
 }
 
 /** The earlier listing of a folder when it still holds: same lstat, and not taken racily. */

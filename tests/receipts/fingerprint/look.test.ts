@@ -2,7 +2,7 @@
  * A look (src/receipts/fingerprint/look.ts): the paths of a workspace with their lstat, what it
  * leaves out, and how the next look reuses a folder's listing only while the folder is unchanged.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -101,9 +101,22 @@ describe("the next look", () => {
     const workspace = makeWorkspace({ "a.txt": "a\n" });
     const racy = await look(workspace);
     const again = await look(workspace, racy);
-    expect(again.paths).not.toBe(racy.paths);
+    expect(again.listings.get("")).not.toBe(racy.listings.get(""));
+    // Listed again, the same names: still the same list of paths, compared by position.
+    expect(again.paths).toBe(racy.paths);
     await pastRacyWindow();
     const settled = await look(workspace, again);
-    expect(await look(workspace, settled)).toMatchObject({ paths: settled.paths });
+    expect((await look(workspace, settled)).listings.get("")).toBe(settled.listings.get(""));
+  });
+
+  it("keeps the list of paths when a folder changed but its names did not (a file made and removed)", async () => {
+    const workspace = makeWorkspace({ "a.txt": "a\n" });
+    await pastRacyWindow();
+    const first = await look(workspace);
+    writeFileSync(join(workspace, "tmp"), "x\n");
+    rmSync(join(workspace, "tmp"));
+    const second = await look(workspace, first);
+    expect(second.listings.get("")).not.toBe(first.listings.get(""));
+    expect(second.paths).toBe(first.paths);
   });
 });
