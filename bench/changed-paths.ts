@@ -2,10 +2,11 @@
  * What `changedPaths` costs a tool call (src/receipts/changed-paths.ts): the look before it and
  * the look after it, with the comparison, on committed git workspaces of 100 and 10,000 small
  * files (100 folders), against `git status --porcelain` on the same tree in the same run. Each
- * round runs git status, then a call that changes nothing, then a call that edits one file (its
- * write not timed), in turns; the files are left alone past the timestamp granularity first, as
- * a workspace is between a learner's prompts. One more case at 10,000 files: a call that creates
- * 10,000 files (the list cut at 200), its looks timed, a few runs (creating the files is slow).
+ * round runs git status, a call that changes nothing, a call that edits one file (its write not
+ * timed), and a call that changes nothing with no worker thread (every lstat on Pi's thread), in
+ * turns; the files are left alone past the timestamp granularity first, as a workspace is
+ * between a learner's prompts. One more case at 10,000 files: a call that creates 10,000 files
+ * (the list cut at 200), its looks timed, a few runs (creating the files is slow).
  * git is started with node:child_process, as Pi's own tools start a process: its start is part
  * of its figure. `node bench/changed-paths.ts [ROUNDS]` prints this section alone.
  */
@@ -29,6 +30,8 @@ export type ChangedPathsRow = {
   /** Medians (ms) of the two looks and the comparison, the call's own work left out. */
   unchanged: number;
   editedOne: number;
+  /** A call that changes nothing with every lstat on Pi's thread (no worker). */
+  unchangedAlone: number;
 };
 
 export type ManyChangesRow = {
@@ -86,6 +89,7 @@ async function benchSize(
 ): Promise<ChangedPathsRow> {
   const workspace = makeRepo(base, files);
   const looks = createChangeLooks(workspace);
+  const alone = createChangeLooks(workspace, { workers: 0 });
   try {
     await setTimeout(TIMESTAMP_GRANULARITY_MS + 500);
     const edited = join(workspace, "src/m0/f0.js");
@@ -98,7 +102,8 @@ async function benchSize(
     const unchanged = async () => (await lookedAt(looks, () => {})).ms;
     const editOne = async () =>
       (await lookedAt(looks, () => writeFileSync(edited, `export const value0 = ${++edits};\n`))).ms;
-    const works = [gitStatus, unchanged, editOne];
+    const unchangedAlone = async () => (await lookedAt(alone, () => {})).ms;
+    const works = [gitStatus, unchanged, editOne, unchangedAlone];
     const times: number[][] = works.map(() => []);
     for (let round = 0; round < warmup + rounds; round++) {
       for (let k = 0; k < works.length; k++) {
@@ -113,9 +118,10 @@ async function benchSize(
       gitStatus: median(times[0] ?? []),
       unchanged: median(times[1] ?? []),
       editedOne: median(times[2] ?? []),
+      unchangedAlone: median(times[3] ?? []),
     };
   } finally {
-    await looks.close();
+    await Promise.all([looks.close(), alone.close()]);
     rmSync(workspace, { recursive: true, force: true });
   }
 }
@@ -193,11 +199,11 @@ export async function benchChangedPaths(
 export function changedPathsTable({ rows, many, load }: ChangedPathsBench): string {
   const ratio = (value: number, of: number) => `${(value / of).toFixed(2)} ×`;
   return [
-    "| files | rounds | `git status --porcelain` (ms) | a call that changes nothing: looks (ms) | ratio | a call that edits one file: looks (ms) | ratio |",
-    "|---:|---:|---:|---:|---:|---:|---:|",
+    "| files | rounds | `git status --porcelain` (ms) | a call that changes nothing: looks (ms) | ratio | a call that edits one file: looks (ms) | ratio | changes nothing, no worker thread (ms) | ratio |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (row) =>
-        `| ${row.files.toLocaleString("en-US")} | ${row.rounds} | ${ms(row.gitStatus)} | ${ms(row.unchanged)} | ${ratio(row.unchanged, row.gitStatus)} | ${ms(row.editedOne)} | ${ratio(row.editedOne, row.gitStatus)} |`,
+        `| ${row.files.toLocaleString("en-US")} | ${row.rounds} | ${ms(row.gitStatus)} | ${ms(row.unchanged)} | ${ratio(row.unchanged, row.gitStatus)} | ${ms(row.editedOne)} | ${ratio(row.editedOne, row.gitStatus)} | ${ms(row.unchangedAlone)} | ${ratio(row.unchangedAlone, row.gitStatus)} |`,
     ),
     "",
     `A call that creates ${many.created.toLocaleString("en-US")} files in a workspace of ${many.files.toLocaleString("en-US")} (medians of ${many.runs}): its looks ${ms(many.creating)} ms, ${many.listed} paths listed and the list cut; the next call's looks ${ms(many.next)} ms (the new files are racy: up to 500 of them are read); a call on the same ${(many.files + many.created).toLocaleString("en-US")} files once settled ${ms(many.settled)} ms.`,

@@ -49,7 +49,7 @@ export type ChangeLooks = {
   before(): Promise<CallLook | undefined>;
   /** Why no more looks are taken, once one was refused. */
   refusal(): string | undefined;
-  /** Stops the worker thread that shares the lstat calls (lstat-pool.ts). */
+  /** Stops the worker threads that share the lstat calls (lstat-pool.ts). */
   close(): Promise<void>;
 };
 
@@ -59,11 +59,17 @@ export type CallLook = {
   after(): Promise<ChangedPaths | undefined>;
 };
 
-export type ChangeLookOptions = { limits?: LookLimits; budget?: ReadBudget; maxPaths?: number };
+export type ChangeLookOptions = {
+  limits?: LookLimits;
+  budget?: ReadBudget;
+  maxPaths?: number;
+  /** Worker threads sharing the lstat calls (lstat-pool.ts; default one per core but one, at most 3). */
+  workers?: number;
+};
 
 export function createChangeLooks(workspace: string, options: ChangeLookOptions = {}): ChangeLooks {
   const memory = createContentMemory(options.budget);
-  const pool = createLstatPool();
+  const pool = createLstatPool(options.workers);
   // The last look lends its folder listings (and its list of paths) to the next one.
   let latest: Look | undefined;
   let refusal: string | undefined;

@@ -82,11 +82,16 @@ export type LstatPool = {
   close(): Promise<void>;
 };
 
+/** One worker per core but the one Pi's thread runs on, at most MAX_WORKERS. */
+function defaultWorkers(): number {
+  return Math.min(availableParallelism() - 1, MAX_WORKERS);
+}
+
 /** One worker, and the list (and where in it) of the part it holds. */
 type Helper = { worker: Worker; holds?: { paths: readonly string[]; from: number } };
 
 /** A pool whose workers start in the background, on a machine with more than one core. */
-export function createLstatPool(workers = Math.min(availableParallelism() - 1, MAX_WORKERS)): LstatPool {
+export function createLstatPool(workers = defaultWorkers()): LstatPool {
   const helpers: Helper[] = [];
   let busy = false;
   let closed = false;
