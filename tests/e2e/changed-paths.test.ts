@@ -10,8 +10,9 @@
  * session file Pi saved, read as `check --session` reads it: the same events without the lists,
  * which only a live session can know.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSessionFile } from "../../src/cli/session-file.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
@@ -39,6 +40,8 @@ const SCRIPT: ScriptedTurn[] = [
     ],
   },
   { text: "Both done." },
+  // "Stop me": a call the learner aborts (RPC abort) after it wrote begun.txt; the run ends there.
+  { tools: [{ name: "bash", arguments: { command: "echo begun > begun.txt; sleep 30" } }] },
   // "Create hello.txt": with bash, not the write tool.
   { tools: [{ name: "bash", arguments: { command: HEREDOC } }] },
   { text: "Created hello.txt." },
@@ -75,6 +78,14 @@ async function runScenario(): Promise<Run> {
   const { sessionFile } = (await pi.request({ type: "get_state" })).data as { sessionFile: string };
   await pi.prompt("Try it slowly");
   await pi.prompt("Two at once");
+  const stopping = pi.lines.length;
+  expect((await pi.request({ type: "prompt", message: "Stop me" })).data).toEqual({ disposition: "started" });
+  await pi.waitFor((line) => line.type === "tool_execution_start", stopping, STEP_MS);
+  // Aborted once the command has written its file (the look after it must see that much).
+  for (let waited = 0; !existsSync(join(workspace, "begun.txt")) && waited < STEP_MS; waited += 50)
+    await setTimeout(50);
+  await pi.request({ type: "abort" });
+  await pi.waitFor((line) => line.type === "agent_settled", stopping, STEP_MS);
   await pi.settled();
   const completedBeforeHello = pi.notifications().some((text) => text.startsWith("Quest complete:"));
 
@@ -131,8 +142,8 @@ describe("changedPaths from a real pi", () => {
     ).toMatchObject({ toolName: "bash", isError: false, changedPaths: ["hello.txt"] });
   });
 
-  it("each tool_result has its own call's list: a timed-out call's, and two calls that ran at once", () => {
-    const [timedOut, first, second] = payloads("tool_result");
+  it("each tool_result has its own call's list: a timed-out call's, two calls that ran at once, an aborted call's", () => {
+    const [timedOut, first, second, aborted] = payloads("tool_result");
     // Killed after a second: what it changed until then.
     expect(timedOut).toMatchObject({ isError: true, changedPaths: ["partial.txt"] });
     // Both looked before either ran: the slower one also lists what the other wrote meanwhile.
@@ -141,6 +152,9 @@ describe("changedPaths from a real pi", () => {
       input: { command: "sleep 1; echo b > b.txt" },
       changedPaths: ["a.txt", "b.txt"],
     });
+    // Stopped by the learner: what it changed until then, too.
+    expect(aborted).toMatchObject({ isError: true, changedPaths: ["begun.txt"] });
+    expect(payloads("agent_end")).toContainEqual(expect.objectContaining({ aborted: true }));
   });
 
   it("a ! command's change is recorded on its user_bash event, and completes the quest that reads it", () => {
