@@ -4,11 +4,12 @@
  * (fixtures/packs/changed-paths: two quests that read it, then one that does not).
  *
  * One session, in order: a bash call that times out after writing a file; two bash calls of one
- * message, which Pi runs at the same time; hello.txt created with a bash heredoc (not `write`),
- * which completes the first quest; a `!` command that writes notes.txt, which completes the
- * second; then, in the third quest, a tool call and a `!` command that record no list. Then the
- * session file Pi saved, read as `check --session` reads it: the same events without the lists,
- * which only a live session can know.
+ * message, which Pi runs at the same time; a bash call the learner aborts; an extension's own
+ * tool that writes a file; hello.txt created with a bash heredoc (not `write`), which completes
+ * the first quest; a `!` command that writes notes.txt, which completes the second; then, in the
+ * third quest, a tool call and a `!` command that record no list. Then the session file Pi saved,
+ * read as `check --session` reads it: the same events without the lists, which only a live
+ * session can know.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,6 +25,7 @@ import { agentSealer } from "../support/seal.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const PACK = join(REPO, "fixtures/packs/changed-paths");
+const NOTE_TOOL = join(REPO, "fixtures/pi/note-tool.ts");
 const STEP_MS = 15_000;
 
 const HEREDOC = "cat > hello.txt <<'EOF'\nhello\nEOF";
@@ -42,6 +44,9 @@ const SCRIPT: ScriptedTurn[] = [
   { text: "Both done." },
   // "Stop me": a call the learner aborts (RPC abort) after it wrote begun.txt; the run ends there.
   { tools: [{ name: "bash", arguments: { command: "echo begun > begun.txt; sleep 30" } }] },
+  // "Save a note": an extension's own tool (fixtures/pi/note-tool.ts) writes note.md.
+  { tools: [{ name: "save_note", arguments: { text: "remember" } }] },
+  { text: "Saved." },
   // "Create hello.txt": with bash, not the write tool.
   { tools: [{ name: "bash", arguments: { command: HEREDOC } }] },
   { text: "Created hello.txt." },
@@ -73,7 +78,7 @@ type Run = {
 
 async function runScenario(): Promise<Run> {
   const workspace = makeWorkspace({ "README.md": "Practice.\n" });
-  const pi = startPiRpc({ workspace, pack: PACK, script: SCRIPT, session: true });
+  const pi = startPiRpc({ workspace, pack: PACK, script: SCRIPT, session: true, extensions: [NOTE_TOOL] });
   await pi.settled();
   const { sessionFile } = (await pi.request({ type: "get_state" })).data as { sessionFile: string };
   await pi.prompt("Try it slowly");
@@ -86,6 +91,8 @@ async function runScenario(): Promise<Run> {
     await setTimeout(50);
   await pi.request({ type: "abort" });
   await pi.waitFor((line) => line.type === "agent_settled", stopping, STEP_MS);
+  await pi.settled();
+  await pi.prompt("Save a note");
   await pi.settled();
   const completedBeforeHello = pi.notifications().some((text) => text.startsWith("Quest complete:"));
 
@@ -142,7 +149,7 @@ describe("changedPaths from a real pi", () => {
     ).toMatchObject({ toolName: "bash", isError: false, changedPaths: ["hello.txt"] });
   });
 
-  it("each tool_result has its own call's list: a timed-out call's, two calls that ran at once, an aborted call's", () => {
+  it("each tool_result has its own call's list: a timed-out call's, two calls at once, an aborted call's, an extension tool's", () => {
     const [timedOut, first, second, aborted] = payloads("tool_result");
     // Killed after a second: what it changed until then.
     expect(timedOut).toMatchObject({ isError: true, changedPaths: ["partial.txt"] });
@@ -154,6 +161,11 @@ describe("changedPaths from a real pi", () => {
     });
     // Stopped by the learner: what it changed until then, too.
     expect(aborted).toMatchObject({ isError: true, changedPaths: ["begun.txt"] });
+    // An extension's own tool counts as much as Pi's.
+    expect(payloads("tool_result").find((result) => result.toolName === "save_note")).toMatchObject({
+      isError: false,
+      changedPaths: ["note.md"],
+    });
     expect(payloads("agent_end")).toContainEqual(expect.objectContaining({ aborted: true }));
   });
 
