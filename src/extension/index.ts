@@ -99,9 +99,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     });
     quests.start(ctx, sessionId, started);
   });
-  pi.on("session_shutdown", async () => {
-    await Promise.all([looks.clear(), quests.shutdown()]);
-  });
+  pi.on("session_shutdown", () => Promise.all([looks.clear(), quests.shutdown()]).then(() => undefined));
   pi.on("input", (event) => {
     translator.input(event);
   });
@@ -110,20 +108,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     record(translator.contextLoaded(event.systemPromptOptions));
   });
   pi.on("tool_call", (event, ctx) => blockGuardedCall(event, ctx, translator, record));
-  // Pi awaits both handlers: the look before a call is taken before the tool runs, and the one
-  // after it before its result message (translator.ts). Without a look they return at once.
-  pi.on("tool_execution_start", (event, ctx) => {
-    translator.toolExecutionStart(event);
-    return looks.before(event.toolCallId, ctx.cwd);
-  });
-  pi.on("tool_execution_end", (event) => {
-    const changed = looks.after(event.toolCallId);
-    if (changed === undefined) return record(translator.toolExecutionEnd(event));
-    return changed.then(
-      (changes) => record(translator.toolExecutionEnd(event, changes)),
-      () => record(translator.toolExecutionEnd(event)),
-    );
-  });
+  recordToolExecutions(pi, translator, record, looks);
   pi.on(
     "message_end",
     withLabels((event) => translator.messageEnd(event.message)),
@@ -170,16 +155,8 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     record(translator.sessionTree({ summary: event.summaryEntry?.summary }));
     record(translator.labels(entries));
   });
-  pi.on("user_bash", (event, ctx) => {
-    record(translator.labels(ctx.sessionManager.getEntries()));
-    return quests.running()
-      ? recordExitCode(event, translator, record, {
-          createLocalBashOperations: host.modules.createLocalBashOperations,
-          looks,
-          workspace: ctx.cwd,
-        })
-      : undefined;
-  });
+  const { createLocalBashOperations } = host.modules;
+  recordUserBashes(pi, { translator, record, looks, running: quests.running, createLocalBashOperations });
 
   // Goals and debriefs, kept in the session for the TUI to draw as Markdown (never sent to the model).
   pi.registerEntryRenderer(QUEST_MESSAGE_ENTRY, (entry, _options, theme) => {
@@ -198,6 +175,32 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
       }
       await controller.command(args);
     },
+  });
+}
+
+/**
+ * A tool call's start (its arguments) and end (a nested call's result, a block), with the looks
+ * around it while the active quest reads changedPaths. Pi awaits both handlers: the look before
+ * a call is taken before the tool runs, and the one after it before its result message
+ * (translator.ts). Without a look they return at once.
+ */
+function recordToolExecutions(
+  pi: ExtensionAPI,
+  translator: PiEventTranslator,
+  record: (events: readonly PiEvent[]) => void,
+  looks: CallLooks,
+): void {
+  pi.on("tool_execution_start", (event, ctx) => {
+    translator.toolExecutionStart(event);
+    return looks.before(event.toolCallId, ctx.cwd);
+  });
+  pi.on("tool_execution_end", (event) => {
+    const changed = looks.after(event.toolCallId);
+    if (changed === undefined) return record(translator.toolExecutionEnd(event));
+    return changed.then(
+      (changes) => record(translator.toolExecutionEnd(event, changes)),
+      () => record(translator.toolExecutionEnd(event)),
+    );
   });
 }
 
@@ -377,6 +380,24 @@ function blockGuardedCall(
   return { block: true, reason: decision.reason };
 }
 
+/** What recording a `!` command needs. */
+type Shell = {
+  translator: PiEventTranslator;
+  record: (events: PiEvent | readonly PiEvent[] | undefined) => void;
+  looks: CallLooks;
+  /** False once pi-quests could not start, or its session closed: the command then runs unwrapped. */
+  running(): boolean;
+  createLocalBashOperations: PiHost["modules"]["createLocalBashOperations"];
+};
+
+/** `!` commands: the label entries before each, and the command with its exit code while pi-quests runs. */
+function recordUserBashes(pi: ExtensionAPI, shell: Shell): void {
+  pi.on("user_bash", (event, ctx) => {
+    shell.record(shell.translator.labels(ctx.sessionManager.getEntries()));
+    return shell.running() ? recordExitCode(event, ctx.cwd, shell) : undefined;
+  });
+}
+
 /** `!` commands: a new id for the looks around each, apart from Pi's tool call ids. */
 let bashCommands = 0;
 
@@ -385,24 +406,16 @@ let bashCommands = 0;
  * exit code, and, when the active quest reads changedPaths, to look at the workspace before and
  * after it (a cancelled command too: what it changed until then).
  */
-function recordExitCode(
-  event: UserBashEvent,
-  translator: PiEventTranslator,
-  record: (event: PiEvent) => void,
-  shell: {
-    createLocalBashOperations: PiHost["modules"]["createLocalBashOperations"];
-    looks: CallLooks;
-    workspace: string;
-  },
-): UserBashEventResult {
+function recordExitCode(event: UserBashEvent, workspace: string, shell: Shell): UserBashEventResult {
+  const { translator, record, looks } = shell;
   const local = shell.createLocalBashOperations();
   return {
     operations: {
       async exec(command, cwd, options) {
         const id = `user_bash/${++bashCommands}`;
         // A look that fails for a bug of pi-quests' own must not keep the learner's command from running.
-        await shell.looks.before(id, shell.workspace)?.catch(() => undefined);
-        const changes = () => shell.looks.after(id)?.catch(() => undefined);
+        await looks.before(id, workspace)?.catch(() => undefined);
+        const changes = () => looks.after(id)?.catch(() => undefined);
         try {
           const result = await local.exec(command, cwd, options);
           record(translator.userBash(event, result.exitCode, await changes()));
