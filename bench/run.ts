@@ -2,6 +2,7 @@
 import { rmSync } from "node:fs";
 import { cpus, homedir, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
+import { benchChangedPaths, changedPathsTable } from "./changed-paths.ts";
 import { benchCli, cliTable } from "./cli.ts";
 import { benchCurriculum, curriculumTable } from "./curriculum.ts";
 import { benchEngine, engineTable } from "./engine.ts";
@@ -18,6 +19,7 @@ import {
 } from "./receipts.ts";
 import { benchSessionFile, sessionFileTable } from "./session-file.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
+import { benchTurnToHud, turnToHudTable } from "./turn-to-hud.ts";
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(
@@ -36,6 +38,15 @@ const extension = await benchExtension();
 process.stdout.write(`${extensionTable(extension)}\n`);
 process.stdout.write("\n## Extension: the turn_end handler\n\n");
 process.stdout.write(`${turnEndTable(extension)}\n`);
+
+process.stdout.write(
+  "\n## What a call changed (`changedPaths`): the looks per tool call against `git status`\n\n",
+);
+process.stdout.write(`${changedPathsTable(await benchChangedPaths())}\n`);
+process.stdout.write(
+  "\n## What a call changed (`changedPaths`): a turn's end to the HUD, every curriculum quest\n\n",
+);
+process.stdout.write(`${turnToHudTable(await benchTurnToHud())}\n`);
 
 process.stdout.write("\n## `pi-quests test`: the starter pack's plays\n\n");
 process.stdout.write(`${playsTable(await benchPlays())}\n`);
