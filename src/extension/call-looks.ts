@@ -24,7 +24,13 @@ export type CallLooks = {
   clear(): Promise<void>;
 };
 
-export function createCallLooks(reads: () => boolean): CallLooks {
+/**
+ * Whether the active quest reads changedPaths: a boolean, or a promise of one while the quest
+ * session is still opening (Pi's start, a `/reload`), which the first call then waits for.
+ */
+export type ReadsChangedPaths = () => boolean | Promise<boolean>;
+
+export function createCallLooks(reads: ReadsChangedPaths): CallLooks {
   const open = new Map<string, Promise<CallLook | undefined>>();
   let looks: { workspace: string; looks: Promise<ChangeLooks> } | undefined;
 
@@ -41,11 +47,16 @@ export function createCallLooks(reads: () => boolean): CallLooks {
 
   return {
     warm(workspace) {
-      if (reads()) void looksOf(workspace).catch(() => undefined);
+      void Promise.resolve(reads())
+        .then((yes) => (yes ? looksOf(workspace) : undefined))
+        .catch(() => undefined);
     },
     before(id, workspace) {
-      if (!reads()) return undefined;
-      const look = looksOf(workspace).then((each) => each.before());
+      const decided = reads();
+      if (decided === false) return undefined;
+      const look = Promise.resolve(decided).then((yes) =>
+        yes ? looksOf(workspace).then((each) => each.before()) : undefined,
+      );
       open.set(id, look);
       return look.then(() => undefined);
     },

@@ -70,7 +70,13 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   const quests = createQuestHost(uiOf, { host, sdk, tui });
   const translator = createPiEventTranslator();
   // Looks around each call, only while the active quest reads changedPaths (never in print mode).
-  const looks = createCallLooks(() => quests.controller()?.readsChangedPaths() ?? false);
+  const looks = createCallLooks(() => {
+    const controller = quests.controller();
+    if (controller) return controller.readsChangedPaths();
+    // A session still opening (Pi's start, a /reload): its active quest decides once it is open.
+    const opening = quests.stillOpening();
+    return opening ? opening.then(() => quests.controller()?.readsChangedPaths() ?? false) : false;
+  });
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
       quests.record(event);
@@ -299,6 +305,8 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
   return {
     record,
     controller: () => controller,
+    /** While the session is opening, the promise of its end; undefined once it is open (or closed). */
+    stillOpening: () => (sink === undefined ? opening : undefined),
     /** False once pi-quests could not start, or its session closed. */
     running: () => sink !== DISCARD,
     start(ctx: ExtensionContext, id: string, sessionStart: PiEvent) {

@@ -14,7 +14,7 @@ afterEach(async () => {
   removeWorkspaces();
 });
 
-function callLooks(reads: () => boolean): CallLooks {
+function callLooks(reads: () => boolean | Promise<boolean>): CallLooks {
   const looks = createCallLooks(reads);
   made.push(looks);
   return looks;
@@ -68,6 +68,26 @@ describe("the looks around calls", () => {
     await looks.before("call-1", workspace);
     writeFileSync(join(workspace, "one.txt"), "1\n");
     expect(await looks.after("call-1")).toEqual({ paths: ["one.txt"], truncated: false });
+  });
+
+  it("wait for a quest session still opening (Pi's start, a /reload) to know whether to look", async () => {
+    let open: (reads: boolean) => void = () => {};
+    const opening = new Promise<boolean>((resolve) => {
+      open = resolve;
+    });
+    const looks = callLooks(() => opening);
+    const workspace = makeWorkspace();
+    const before = looks.before("call-1", workspace);
+    expect(before).toBeInstanceOf(Promise);
+    open(true);
+    await before;
+    writeFileSync(join(workspace, "one.txt"), "1\n");
+    expect(await looks.after("call-1")).toEqual({ paths: ["one.txt"], truncated: false });
+
+    const notReading = callLooks(async () => false);
+    await notReading.before("call-2", workspace);
+    writeFileSync(join(workspace, "two.txt"), "2\n");
+    expect(await notReading.after("call-2")).toBeUndefined();
   });
 
   it("forget the open calls when the session ends", async () => {
