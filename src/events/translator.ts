@@ -261,10 +261,10 @@ export function createPiEventTranslator(): PiEventTranslator {
       ).length;
       entries.start(had.length);
       models.start(model);
-      // Pi says `startup` for a saved session opened from the shell: its messages tell it apart.
-      const hadMessages = had.some((entry) => entry.type === "message");
-      const resumed = session.reason === "resume" || (session.reason === "startup" && hadMessages);
-      return sessionStartEvent({ ...session, ...(resumed ? { resumed: true as const } : {}) });
+      return sessionStartEvent({
+        ...session,
+        ...(resumedOf(session.reason, had) ? { resumed: true as const } : {}),
+      });
     },
     input({ text, source, streamingBehavior }) {
       inputs.push({ rawText: text, source, streamingBehavior });
@@ -359,6 +359,11 @@ export function createPiEventTranslator(): PiEventTranslator {
         skills: skills.map((skill) => skill.name),
       }),
   };
+}
+
+/** A saved session opened again: `/resume`, or a start with messages already (Pi says `startup` for `pi --continue`). */
+function resumedOf(reason: SessionStartEvent["reason"] | undefined, had: EntriesRead): boolean {
+  return reason === "resume" || (reason === "startup" && had.some((entry) => entry.type === "message"));
 }
 
 function labelEventOf({ targetId, label }: LabelEntryRead): PiEvent {

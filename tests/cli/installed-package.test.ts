@@ -153,9 +153,9 @@ describe("the installed package, with no Pi package beside it", () => {
     expect(checked.stderr).toBe("");
     const result = JSON.parse(checked.stdout) as { status: string; checks: { id: string; status: string }[] };
     expect(result.checks.map((check) => [check.id, check.status])).toEqual([
-      ["wrote-it", "pass"],
+      ["pi-made-it", "pass"],
       ["file-there", "pass"],
-      ["says-hello", "pass"],
+      ["greets", "pass"],
     ]);
     expect(checked.exitCode).toBe(0);
   }, 150_000);
@@ -174,6 +174,10 @@ describe("the installed package, with no Pi package beside it", () => {
       ["first-file/fail-by-hand", true, undefined],
       ["first-file/fail-claim", true, undefined],
       ["first-file/pass", true, undefined],
+      ["first-file/pass-echo", true, undefined],
+      ["first-file/pass-greetings", true, undefined],
+      ["first-file/pass-heredoc", true, undefined],
+      ["first-file/pass-mistake-then-fix", true, undefined],
     ]);
     expect(run.exitCode).toBe(0);
   }, 320_000);

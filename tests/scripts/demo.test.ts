@@ -17,7 +17,8 @@ describe("npm run demo (the README's main job)", () => {
     expect(claim).toContain("│   ✗ hello.txt exists: hello.txt does not exist");
     expect(claim).not.toContain("Quest complete");
     const realWork = legs.find((leg) => leg.startsWith("Make your first file (first-file): the real work"));
-    expect(realWork).toContain("│   ✓ hello.txt says hello");
+    expect(realWork).toContain("│   ✓ hello.txt greets the world");
+    expect(realWork).toContain("│   ✓ Pi created hello.txt");
     expect(realWork).toContain("» Quest complete: Make your first file ✓");
     expect(run.stdout).toContain("» Quest complete: Commit it ✓");
     const session = legs.find((leg) => leg.includes("(name-and-export): the real work"));

@@ -90,7 +90,10 @@ describe("the agent rewrites what git shows, in the real pi", () => {
         .map(checkLine)
         .filter((line) => line?.includes("✓")),
     ).toEqual([]);
-    expect(checkLine(learner.hud().widget)).toMatch(/✗ the tests pass: exit code 1/);
+    // The real test ran and failed; the HUD says why the agent's rewrite of it did not count.
+    expect(checkLine(learner.hud().widget)).toBe(
+      "  ✗ the tests pass: test/add.test.js is a test: your change to it was not used",
+    );
     expect(learner.notifications(from).join("\n")).not.toContain("Quest complete");
 
     from = learner.lines.length;
