@@ -1,0 +1,323 @@
+/**
+ * The bash sandbox: a shell command of the agent's runs where pi-quests' data dir
+ * (`{agent_dir}/quests`: receipts, events, progress, the seal key) is an empty read-only folder,
+ * and everything else is as it was.
+ *
+ * How: `unshare --user --map-root-user --mount` makes a user namespace in which the learner's user
+ * is root, and a mount namespace it owns; there an empty read-only tmpfs is mounted over the data
+ * dir (and over every other path at which the same folder is reached, see `hiddenPathsOf`). Then
+ * a second, nested user namespace maps the learner's own uid and gid back (`unshare --user
+ * --map-user --map-group`), and the command runs in it. Mounts made in a mount namespace are
+ * locked for every namespace below it: the command cannot unmount the tmpfs, nor bind the folder
+ * under it somewhere else (the kernel refuses a bind that would drop a locked mount), even when it
+ * makes namespaces of its own or, as a root learner, is root in its namespace. A process in a
+ * child user namespace may not read /proc/<pid>/root, /proc/<pid>/fd or /proc/<pid>/mem of one
+ * outside it (the kernel's ptrace rule), so Pi's own view of the files is out of reach too; and
+ * Node opens every file close-on-exec, so nothing of Pi's is inherited but stdin, stdout and
+ * stderr. Each step is `exec`: the command's shell ends up in the process Pi started, so exit
+ * codes, signals, the process group Pi kills on abort or timeout, and background processes are
+ * all as they are without the sandbox.
+ *
+ * The programs come from the system's own folders, never from PATH, which the agent can write
+ * to: a look-alike `unshare` on PATH would otherwise run the command outside while saying it had
+ * not. Linux only, and only where user namespaces may be made and mounted in (not under Ubuntu's
+ * AppArmor restriction of unprivileged user namespaces, not with util-linux before 2.38, which
+ * has no `--map-user`): the probe finds out once per data dir and process, and says why not.
+ */
+import { spawn } from "node:child_process";
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+
+/** The folders the sandbox's programs are taken from: root's, never the learner's. */
+export const SYSTEM_FOLDERS: readonly string[] = [
+  "/usr/bin",
+  "/bin",
+  "/usr/sbin",
+  "/sbin",
+  "/run/current-system/sw/bin",
+];
+
+/** What the probe found: the command runs in the sandbox, or only the record guard stands. */
+export type BashSandbox =
+  | {
+      protection: "namespaces";
+      /** The paths hidden: the data dir's real path first, then its other paths (bind mounts). */
+      hidden: readonly string[];
+      /**
+       * The text a POSIX shell runs (`sh -c TEXT`) to run `command` with `shell -c` in the
+       * sandbox; the data dir is made again first if it was removed (a mount needs a folder).
+       */
+      wrap(shell: string, command: string): string;
+      /** The POSIX shell, from the system's folders, that runs what `wrap` gives. */
+      outerShell: string;
+    }
+  | { protection: "guard"; reason: string };
+
+export type BashSandboxOptions = {
+  /** `{agent_dir}/quests`. */
+  dataDir: string;
+  /** Where the programs are looked for (default SYSTEM_FOLDERS): tests give a folder of fakes. */
+  systemFolders?: readonly string[];
+  platform?: NodeJS.Platform;
+  /** The user and group the command runs as (default this process's). */
+  uid?: number;
+  gid?: number;
+  /** /proc/self/mountinfo's text (default read from it). */
+  mountinfo?: () => string;
+};
+
+const probes = new Map<string, Promise<BashSandbox>>();
+
+/**
+ * The sandbox for `dataDir`, probed once per process (per data dir, folders, user): the real
+ * wrapper is run with a command that reports what it sees, and only a data dir seen as another,
+ * empty, read-only folder it cannot unmount, by the learner's own uid, counts.
+ */
+export function probeBashSandbox(options: BashSandboxOptions): Promise<BashSandbox> {
+  const key = JSON.stringify([
+    options.dataDir,
+    options.systemFolders ?? SYSTEM_FOLDERS,
+    options.uid,
+    options.gid,
+    options.platform,
+  ]);
+  let known = probes.get(key);
+  if (!known) {
+    known = probe(options).catch(
+      (error: unknown): BashSandbox => ({ protection: "guard", reason: (error as Error).message }),
+    );
+    probes.set(key, known);
+  }
+  return known;
+}
+
+async function probe(options: BashSandboxOptions): Promise<BashSandbox> {
+  const platform = options.platform ?? process.platform;
+  if (platform !== "linux") return guard(`the bash sandbox needs Linux (this is ${platform})`);
+  const uid = options.uid ?? process.getuid?.();
+  const gid = options.gid ?? process.getgid?.();
+  if (uid === undefined || gid === undefined) return guard("this process has no user id");
+  const folders = options.systemFolders ?? SYSTEM_FOLDERS;
+  const tools = {
+    sh: findIn(folders, "sh"),
+    unshare: findIn(folders, "unshare"),
+    mount: findIn(folders, "mount"),
+  };
+  const missing = Object.entries(tools).filter(([, path]) => path === undefined);
+  if (missing.length > 0) {
+    return guard(`${missing.map(([name]) => name).join(", ")} not found in ${folders.join(", ")}`);
+  }
+  const { sh, unshare, mount } = tools as Record<keyof typeof tools, string>;
+  makeFolder(options.dataDir);
+  const real = realpathSync(options.dataDir);
+  const outside = statSync(real);
+  const hidden = hiddenPathsOf(real, (options.mountinfo ?? readMountinfo)());
+  const wrap = (shell: string, command: string) => {
+    if (!existsSync(real)) makeFolder(real);
+    return wrapperText({ sh, unshare, mount, uid, gid, hidden, shell, command });
+  };
+  const seen = await runProbe(sh, wrap(sh, probeCommand(real)));
+  if (!seen.ok) return guard(seen.message);
+  const [user, folder, ...rest] = seen.lines;
+  if (user !== String(uid)) return guard(`the command ran as uid ${user ?? "(none)"}, not ${uid}`);
+  if (folder === `${outside.dev}:${outside.ino}`) return guard("the data dir was still visible");
+  if (rest.includes("unmounted")) return guard("the command could unmount the hidden folder");
+  if (rest.includes("writable")) return guard("the hidden folder was writable");
+  if (rest.length > 0 || folder === undefined) return guard(`unexpected answer: ${seen.lines.join(" ")}`);
+  return { protection: "namespaces", hidden, wrap, outerShell: sh };
+}
+
+function guard(reason: string): BashSandbox {
+  return { protection: "guard", reason };
+}
+
+/**
+ * What the probe runs inside: its uid, the device and inode of the folder it sees at the data
+ * dir's path, and whether it could unmount it or write in it (either would end the sandbox).
+ */
+function probeCommand(dataDir: string): string {
+  const folder = quote(dataDir);
+  return [
+    "id -u",
+    `stat -c '%d:%i' -- ${folder}`,
+    `if umount -- ${folder} 2>/dev/null; then echo unmounted; fi`,
+    `if ( : > ${quote(join(dataDir, ".probe"))} ) 2>/dev/null; then echo writable; fi`,
+  ].join("\n");
+}
+
+type WrapperParts = {
+  /** The system's POSIX shell, which mounts in the first namespace. */
+  sh: string;
+  unshare: string;
+  mount: string;
+  uid: number;
+  gid: number;
+  /** The data dir first (it must be hidden, or nothing runs), then its other paths. */
+  hidden: readonly string[];
+  shell: string;
+  command: string;
+};
+
+/**
+ * The shell text that runs `shell -c command` in the sandbox. The first namespace's shell mounts
+ * the tmpfs over the data dir and each other path of it still there (a failed mount stops
+ * everything: the command never runs with the records in sight), then `exec`s into the nested
+ * namespace, where `shell` is exec'd in turn.
+ */
+export function wrapperText(parts: WrapperParts): string {
+  const hide = `${quote(parts.mount)} -t tmpfs -o ro,nosuid,nodev,noexec,size=4k,mode=0555 pi-quests`;
+  const fail = '{ echo "pi-quests could not hide $1; the command was not run" >&2; exit 126; }';
+  const inFirst = [
+    `hide() { ${hide} "$1" || ${fail}; }`,
+    'shell=$1; command=$2; hide "$3"; shift 3',
+    'for other do if [ -d "$other" ]; then hide "$other"; fi; done',
+    `exec ${quote(parts.unshare)} --user --map-user=${parts.uid} --map-group=${parts.gid} -- "$shell" -c "$command"`,
+  ].join("; ");
+  return [
+    "exec",
+    quote(parts.unshare),
+    "--user --map-root-user --mount --",
+    quote(parts.sh),
+    "-c",
+    quote(inFirst),
+    "sh",
+    quote(parts.shell),
+    quote(parts.command),
+    ...parts.hidden.map(quote),
+  ].join(" ");
+}
+
+/** A word for a POSIX shell: single-quoted, each `'` closed, escaped and reopened. */
+export function quote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Every path at which the folder `real` (a real path) can be reached: itself, and the same
+ * folder seen through another mount of its file system (a bind mount of home, a container's
+ * volume mounted twice). Each other path must be the very same folder (device and inode), so a
+ * path that some later mount covers is left out.
+ */
+export function hiddenPathsOf(real: string, mountinfo: string): string[] {
+  const mounts = parseMountinfo(mountinfo);
+  // The mount `real` is on: the longest mount point above it, the last mounted where equal.
+  let home: MountEntry | undefined;
+  for (const mount of mounts) {
+    if (!isWithin(real, mount.mountPoint)) continue;
+    if (!home || mount.mountPoint.length >= home.mountPoint.length) home = mount;
+  }
+  if (!home) return [real];
+  const inFileSystem = join(home.root, relative(home.mountPoint, real));
+  let self: ReturnType<typeof statSync> | undefined;
+  try {
+    self = statSync(real);
+  } catch {
+    return [real];
+  }
+  const paths = [real];
+  for (const mount of mounts) {
+    if (mount.device !== home.device || !isWithin(inFileSystem, mount.root)) continue;
+    const other = join(mount.mountPoint, relative(mount.root, inFileSystem));
+    if (paths.includes(other)) continue;
+    try {
+      const seen = statSync(other);
+      if (seen.dev === self.dev && seen.ino === self.ino) paths.push(other);
+    } catch {
+      // Covered by another mount, or gone: not a way to the folder.
+    }
+  }
+  return paths;
+}
+
+type MountEntry = { device: string; root: string; mountPoint: string };
+
+/** The lines of /proc/self/mountinfo: `id parent major:minor root mountpoint options ... - type source`. */
+function parseMountinfo(text: string): MountEntry[] {
+  const entries: MountEntry[] = [];
+  for (const line of text.split("\n")) {
+    const fields = line.split(" ");
+    const [, , device, root, mountPoint] = fields;
+    if (device === undefined || root === undefined || mountPoint === undefined) continue;
+    entries.push({ device, root: unescapeMountPath(root), mountPoint: unescapeMountPath(mountPoint) });
+  }
+  return entries;
+}
+
+/** mountinfo writes space, tab, newline and backslash in paths as octal escapes (`\040`). */
+function unescapeMountPath(path: string): string {
+  return path.replace(/\\([0-7]{3})/g, (_whole, octal: string) =>
+    String.fromCharCode(Number.parseInt(octal, 8)),
+  );
+}
+
+function isWithin(path: string, folder: string): boolean {
+  const rest = relative(folder, path);
+  return rest === "" || (!rest.startsWith("..") && !rest.startsWith("/"));
+}
+
+function readMountinfo(): string {
+  return readFileSync("/proc/self/mountinfo", "utf8");
+}
+
+/** The data dir, made as pi-quests makes it (0700) when it is not there: a mount needs a folder. */
+function makeFolder(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // Already there, read-only (inside another Pi's sandbox): the mount is made over it anyway.
+    if (!existsSync(path)) throw error;
+  }
+}
+
+function findIn(folders: readonly string[], name: string): string | undefined {
+  for (const folder of folders) {
+    const path = join(folder, name);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+/** How long the probe may take: two namespaces and a mount are a few milliseconds. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+async function runProbe(
+  sh: string,
+  text: string,
+): Promise<{ ok: true; lines: string[] } | { ok: false; message: string }> {
+  return new Promise((resolve) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(sh, ["-c", text], { stdio: ["ignore", "pipe", "pipe"], cwd: "/" });
+    } catch (error) {
+      resolve({ ok: false, message: (error as Error).message });
+      return;
+    }
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      resolve({ ok: false, message: error.message });
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ ok: true, lines: stdout.split("\n").filter((line) => line !== "") });
+      else resolve({ ok: false, message: firstLine(stderr) || `the probe ended with ${signal ?? code}` });
+    });
+  });
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}
