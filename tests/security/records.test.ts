@@ -479,7 +479,7 @@ describe("the tool-call guard", () => {
       "cat ~/.pi/agent/q*/s*",
       "cat $HOME/.pi/agent/quest?/seal.*",
       'cat "$PI_CODING_AGENT_DIR"/*/seal.key',
-      "tar cf - ${PI_CODING_AGENT_DIR}/q[u]ests",
+      `tar cf - \${PI_CODING_AGENT_DIR}/q[u]ests`,
       "cd ~/.pi/agent && cat q*/s*",
       "cat agent/quests/*/*/progress.json",
       "find . -name 'progr*.json' -exec cat {} +",

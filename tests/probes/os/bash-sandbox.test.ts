@@ -192,7 +192,7 @@ describe.runIf(supported.protection === "namespaces")("the bash sandbox", () => 
       "kill -TERM $$",
       "printf 'line %s\\n' $(seq 1 3000)",
       "cd /nonexistent",
-      "echo $0; echo \"$PWD\"",
+      'echo $0; echo "$PWD"',
       "exit 255",
     ]) {
       const plain = await runBash(undefined, w.workspace, command);
@@ -226,9 +226,14 @@ describe.runIf(supported.protection === "namespaces")("the bash sandbox", () => 
   it("a timeout kills the command and what it started, as the plain tool does", async () => {
     const w = world();
     const file = join(w.workspace, "pid");
-    const ran = await runBash(await sandboxed(w.dataDir), w.workspace, `sleep 300 & echo $! > ${file}; wait`, {
-      timeout: 1,
-    });
+    const ran = await runBash(
+      await sandboxed(w.dataDir),
+      w.workspace,
+      `sleep 300 & echo $! > ${file}; wait`,
+      {
+        timeout: 1,
+      },
+    );
     expect(ran.error).toMatch(/Command timed out after 1 seconds/);
     const pid = Number(readFileSync(file, "utf8"));
     await expect.poll(() => processAlive(pid)).toBe(false);
@@ -347,14 +352,17 @@ describe("the probe", () => {
     });
   });
 
-  it.runIf(realUnshare)("falls back to the guard with an unshare that has no --map-user (util-linux before 2.38)", async () => {
-    const folder = systemWith(
-      `for a do case "$a" in --map-user=*) echo "unshare: unrecognized option '$a'" >&2; exit 1;; esac; done; exec ${realUnshare} "$@"`,
-    );
-    const found = await probeBashSandbox({ dataDir: world().dataDir, systemFolders: [folder] });
-    expect(found.protection).toBe("guard");
-    expect(found.protection === "guard" && found.reason).toMatch(/unrecognized option '--map-user=/);
-  });
+  it.runIf(realUnshare)(
+    "falls back to the guard with an unshare that has no --map-user (util-linux before 2.38)",
+    async () => {
+      const folder = systemWith(
+        `for a do case "$a" in --map-user=*) echo "unshare: unrecognized option '$a'" >&2; exit 1;; esac; done; exec ${realUnshare} "$@"`,
+      );
+      const found = await probeBashSandbox({ dataDir: world().dataDir, systemFolders: [folder] });
+      expect(found.protection).toBe("guard");
+      expect(found.protection === "guard" && found.reason).toMatch(/unrecognized option '--map-user=/);
+    },
+  );
 
   it("does not take an unshare's word for it: one that runs the command outside is found out", async () => {
     // It skips the namespaces and the mount and runs the command itself: `SHELL -c COMMAND`.
