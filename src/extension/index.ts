@@ -11,6 +11,7 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
+import { join } from "node:path";
 import type {
   ExtensionAPI,
   ExtensionContext,
@@ -22,9 +23,17 @@ import type {
 import { agentDirFrom } from "../core/paths.ts";
 import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
+import { probeBashSandbox } from "../probes/os/bash-sandbox.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
+import {
+  type AgentBash,
+  type BashProtection,
+  createAgentBash,
+  protectionNotice,
+  protectionText,
+} from "./bash-tool.ts";
 import type { QuestController } from "./controller.ts";
 import { claimProcess } from "./load-guard.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
@@ -66,7 +75,16 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
       appendMessage: (message) => pi.appendEntry(QUEST_MESSAGE_ENTRY, message),
     });
   const sdk: PiSdkSource = async () => ({ ok: true, sdk: host.modules });
-  const quests = createQuestHost(uiOf, { host, sdk, tui });
+  const bash = createAgentBash({
+    pi,
+    modules: host.modules,
+    dataDirOf: (cwd) => join(agentDirFrom(process.env, cwd, homedir()), "quests"),
+    sandboxFor: (dataDir) => probeBashSandbox({ dataDir }),
+    ownCommand: QUEST_COMMAND,
+  });
+  // The agent's bash (Pi's own tool, its commands run where the records are hidden): bash-tool.ts.
+  pi.registerTool(bash.definition);
+  const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
   const translator = createPiEventTranslator();
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
@@ -95,6 +113,9 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
       model: ctx.model,
     });
     quests.start(ctx, sessionId, started);
+    // With a UI the sandbox is probed now and the learner told if it cannot be made; print mode
+    // probes when the agent first runs bash (a run that never does starts no process for it).
+    if (ctx.hasUI) void bash.start(ctx.cwd, (protection) => tellProtection(uiOf(ctx), protection));
   });
   pi.on("session_shutdown", () => quests.shutdown());
   pi.on("input", (event) => {
@@ -162,11 +183,15 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     const loaded = tui.loaded();
     return loaded ? questMessageComponent(entry.data, theme, messageComponents(loaded)) : undefined;
   });
-  pi.registerCommand("quest", {
+  pi.registerCommand(QUEST_COMMAND, {
     description: "Quests: list, start ID, check, hint, status, skip, debrief, reset",
     getArgumentCompletions: (prefix) => questCompletions(prefix, quests.controller()?.quests() ?? []),
     handler: async (args, ctx) => {
       record(translator.labels(ctx.sessionManager.getEntries()));
+      // `/quest status` says which protection applies: known by now with a UI, found now without.
+      await bash.start(ctx.cwd, (protection) => {
+        if (ctx.hasUI) tellProtection(uiOf(ctx), protection);
+      });
       const controller = await quests.commandController(ctx);
       if (!controller) {
         uiOf(ctx).say("pi-quests is not running in this session (see the earlier notification).");
@@ -175,6 +200,18 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
       await controller.command(args);
     },
   });
+}
+
+const QUEST_COMMAND = "quest";
+
+/** Once a session, and only when the agent's bash can see the records (bash-tool.ts). */
+function tellProtection(ui: QuestUi, protection: BashProtection): void {
+  const notice = protectionNotice(protection);
+  try {
+    if (notice) ui.notify(notice, "warning");
+  } catch {
+    // A ctx made stale by a session replacement: the next session says it.
+  }
 }
 
 /** Where recorded events go: the quest controller (with a UI), or the plain recorder (without). */
@@ -198,8 +235,8 @@ function tuiOf(host: PiHost) {
   };
 }
 
-/** What the quest session gets of Pi: where it runs from, its SDK, pi-tui. */
-type FromPi = { host: PiHost; sdk: PiSdkSource; tui: ReturnType<typeof tuiOf> };
+/** What the quest session gets of Pi: where it runs from, its SDK, pi-tui; and the agent's bash. */
+type FromPi = { host: PiHost; sdk: PiSdkSource; tui: ReturnType<typeof tuiOf>; bash: AgentBash };
 
 /**
  * pi-quests within one Pi session: opened at `session_start` without Pi waiting for it (events
@@ -244,8 +281,14 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       sessionId: () => sessionId,
       backlog: early,
       reviewModels: reviewModelsOf(ctx),
+      protectionText: () => protectionText(fromPi.bash.protection()),
     });
     if (opened.ok) return opened.controller;
+    // Quietly: an info line, which print mode does not print (a `pi -p` inside the agent's bash).
+    if (opened.readOnly) {
+      ui.notify(opened.message, "info");
+      return undefined;
+    }
     ui.showHud({ kind: "broken", notice: "the quest pack has errors (see the notification)" });
     ui.notify(`pi-quests: ${opened.message}`, "error");
     return undefined;

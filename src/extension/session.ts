@@ -40,6 +40,8 @@ export type QuestSessionOptions = {
   backlog?: PiEvent[];
   /** Where a review check's model comes from when it names none: the learner's model in Pi. */
   reviewModels?: ReviewModelSource;
+  /** What `/quest status` says about the agent's bash and pi-quests' records (bash-tool.ts). */
+  protectionText?: () => string;
 };
 
 export type QuestSessionOpened =
@@ -101,6 +103,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(options.backlog ? { backlog: options.backlog } : {}),
     start: questStartOf(env.PI_QUESTS_START),
     workspace,
+    ...(options.protectionText ? { protectionText: options.protectionText } : {}),
     async createEvaluator(quest, pins, confirmed, hooks) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

@@ -52,25 +52,30 @@ async function runScript(inSandbox: boolean) {
   return { ...JSON.parse(ran.stdout), stderr: ran.stderr, agentDir, workspace };
 }
 
-describe.runIf(supported.protection === "namespaces")("a read-only data dir (a Pi inside the agent's bash)", () => {
-  it("print mode records nothing and says nothing; no quest session opens, and the reason is only an info line", async () => {
-    const inside = await runScript(true);
-    expect(inside).toMatchObject({ file: "", errors: [], stderr: "" });
-    expect(inside.opened).toEqual({
-      ok: false,
-      readOnly: true,
-      message: expect.stringMatching(/^pi-quests records nothing in this Pi: its records folder .* is read-only here/),
+describe.runIf(supported.protection === "namespaces")(
+  "a read-only data dir (a Pi inside the agent's bash)",
+  () => {
+    it("print mode records nothing and says nothing; no quest session opens, and the reason is only an info line", async () => {
+      const inside = await runScript(true);
+      expect(inside).toMatchObject({ file: "", errors: [], stderr: "" });
+      expect(inside.opened).toEqual({
+        ok: false,
+        readOnly: true,
+        message: expect.stringMatching(
+          /^pi-quests records nothing in this Pi: its records folder .* is read-only here/,
+        ),
+      });
+      // The session opening itself says nothing: the extension passes the reason on as an info line.
+      expect(inside.said).toEqual([]);
+      // Nothing was written where the Pi outside keeps its records.
+      expect(existsSync(join(inside.agentDir, "quests", "seal.key"))).toBe(false);
     });
-    // The session opening itself says nothing: the extension passes the reason on as an info line.
-    expect(inside.said).toEqual([]);
-    // Nothing was written where the Pi outside keeps its records.
-    expect(existsSync(join(inside.agentDir, "quests", "seal.key"))).toBe(false);
-  });
 
-  it("outside the sandbox the same script records, and the session opens", async () => {
-    const outside = await runScript(false);
-    expect(outside.file).toBe(join(dataFolderOf(outside.agentDir, outside.workspace), "events.jsonl"));
-    expect(outside.errors).toEqual([]);
-    expect(outside.opened.ok).toBe(true);
-  });
-});
+    it("outside the sandbox the same script records, and the session opens", async () => {
+      const outside = await runScript(false);
+      expect(outside.file).toBe(join(dataFolderOf(outside.agentDir, outside.workspace), "events.jsonl"));
+      expect(outside.errors).toEqual([]);
+      expect(outside.opened.ok).toBe(true);
+    });
+  },
+);
