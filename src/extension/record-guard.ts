@@ -108,7 +108,9 @@ function namedLiterally(command: string, dataDir: string, context: GuardContext)
   for (const form of forms) if (command.includes(form)) return form;
   // The agent dir by any of its names, and `quests` beside it (`cd ~/.pi/agent && cat quests/...`).
   const agentForms = [context.agentDir, ...homeForms(context.agentDir, context.home), ...AGENT_DIR_VARIABLES];
-  if (/\bquests\b/.test(command)) for (const form of agentForms) if (command.includes(form)) return form;
+  // Not in `pi-quests` (the package name a learner greps settings.json for).
+  if (/(?<![\w-])quests\b/.test(command))
+    for (const form of agentForms) if (command.includes(form)) return form;
   return undefined;
 }
 

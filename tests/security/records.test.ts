@@ -489,8 +489,10 @@ describe("the tool-call guard", () => {
       expect(decision.block, command).toBe(true);
       expect(decision.block && decision.reason).toMatch(/off-limits to the agent/);
     }
-    // Globs of ordinary work go through, a project's own quests/ folder included.
+    // Globs of ordinary work go through, a project's own quests/ folder included, and the
+    // package's name beside the agent dir (the install quest's own check).
     for (const command of [
+      "grep pi-quests ~/.pi/agent/settings.json",
       "ls *",
       "cat *.json",
       "rm -f s*",
