@@ -1,6 +1,6 @@
 /**
  * The agent's `bash` tool, run where pi-quests' records cannot be seen: pi-quests registers a tool
- * named `bash` (Pi keeps one tool per name, an extension's over the built-in) that is Pi's own,
+ * named `bash` (an extension's tool replaces Pi's built-in one of that name) that is Pi's own,
  * made by Pi's `createBashToolDefinition` for each call, with a spawn hook that wraps the command
  * in the bash sandbox (src/probes/os/bash-sandbox.ts). Output truncation, the full-output file,
  * timeouts, aborts and the process-tree kill are all Pi's. The learner's own `!` commands do not
@@ -12,8 +12,9 @@
  * `shellCommandPrefix` prepended as Pi does.
  *
  * Where the sandbox cannot be made (the probe says why), and where another extension's `bash`
- * is the one Pi runs (Pi keeps the first registered), the record guard (record-guard.ts) and the
- * seals are the protection: the learner is told once, and `/quest status` says which applies.
+ * is the one Pi runs (pi-quests then registers none, see `claim`), the record guard
+ * (record-guard.ts) and the seals are the protection: the learner is told once, and
+ * `/quest status` says which applies.
  * No Pi import: Pi's functions come in through the ports below.
  */
 import type { AgentToolResult, BashToolDetails, ExtensionToolContext } from "@earendil-works/pi-coding-agent";
@@ -24,13 +25,15 @@ import type { PiModules } from "../runtime/pi-host.ts";
 export type BashProtection =
   | { kind: "namespaces"; dataDir: string }
   | { kind: "guard"; cause: "machine"; reason: string }
-  | { kind: "guard"; cause: "other-extension"; extension: string };
+  | { kind: "guard"; cause: "other-extension"; extension: string }
+  | { kind: "no-bash" };
 
-/** What this module uses of Pi's extension API: settings, and where each tool and command came from. */
+/** What this module uses of Pi's extension API: settings, where each tool and command came from, registering. */
 export type BashToolPi = {
   getSettings(): { shellPath?: string; shellCommandPrefix?: string };
-  getAllTools(): ReadonlyArray<{ name: string; sourceInfo: { path: string } }>;
+  getAllTools(): ReadonlyArray<{ name: string; sourceInfo: { path: string; source: string } }>;
   getCommands(): ReadonlyArray<{ name: string; sourceInfo: { path: string } }>;
+  registerTool(tool: BashDefinition): void;
 };
 
 export type AgentBashDeps = {
@@ -47,22 +50,25 @@ export type AgentBashDeps = {
 type BashDefinition = ReturnType<PiModules["createBashToolDefinition"]>;
 
 export type AgentBash = {
-  /** The tool to register under the name `bash`. */
+  /** The tool registered under the name `bash`. */
   definition: BashDefinition;
   /**
-   * At session start: the sandbox is probed (not waited for) and whose `bash` Pi runs is looked
-   * up. Resolves with the protection that applies; `tell` is called with it once.
+   * At session start: registers the tool, unless Pi's `bash` is already another extension's.
+   * Registered then and not when pi-quests loads: Pi refuses to start when two extensions
+   * register a tool of one name while loading, and a learner's own bash extension must not stop
+   * Pi; registered later, the tool replaces Pi's built-in one, and another's is left alone.
    */
-  start(cwd: string, tell: (protection: BashProtection) => void): Promise<BashProtection>;
-  /** The protection found at the last start, once known. */
-  protection(): BashProtection | undefined;
+  claim(): void;
+  /** Which protection applies now: whose `bash` Pi runs, and the sandbox (probed once). */
+  protection(cwd: string): Promise<BashProtection>;
+  /** The last answer `protection` gave, for `/quest status`. */
+  known(): BashProtection | undefined;
 };
 
 export function createAgentBash(deps: AgentBashDeps): AgentBash {
-  const { modules } = deps;
+  const { modules, pi } = deps;
   const template = modules.createBashToolDefinition(process.cwd());
-  let current: BashProtection | undefined;
-  let told = false;
+  let known: BashProtection | undefined;
 
   const execute = async (
     toolCallId: string,
@@ -72,7 +78,7 @@ export function createAgentBash(deps: AgentBashDeps): AgentBash {
     ctx: ExtensionToolContext,
   ): Promise<AgentToolResult<BashToolDetails | undefined>> => {
     const sandbox = await deps.sandboxFor(deps.dataDirOf(ctx.cwd));
-    const { shellPath, shellCommandPrefix } = deps.pi.getSettings();
+    const { shellPath, shellCommandPrefix } = pi.getSettings();
     const prefix = shellCommandPrefix ? { commandPrefix: shellCommandPrefix } : {};
     const tool =
       sandbox.protection === "namespaces"
@@ -93,42 +99,58 @@ export function createAgentBash(deps: AgentBashDeps): AgentBash {
 
   return {
     definition,
-    async start(cwd, tell) {
-      const other = otherBashOf(deps.pi, deps.ownCommand);
-      const sandbox = other ? undefined : await deps.sandboxFor(deps.dataDirOf(cwd));
-      const protection: BashProtection = other
-        ? { kind: "guard", cause: "other-extension", extension: other }
-        : sandbox?.protection === "namespaces"
-          ? { kind: "namespaces", dataDir: deps.dataDirOf(cwd) }
-          : { kind: "guard", cause: "machine", reason: sandbox?.reason ?? "" };
-      current = protection;
-      if (!told) {
-        told = true;
-        tell(protection);
-      }
-      return protection;
+    claim() {
+      if (bashOwnerOf(pi, deps.ownCommand).kind === "builtin") pi.registerTool(definition);
     },
-    protection: () => current,
+    async protection(cwd) {
+      const owner = bashOwnerOf(pi, deps.ownCommand);
+      if (owner.kind === "none") known = { kind: "no-bash" };
+      else if (owner.kind !== "pi-quests") {
+        const extension = owner.kind === "other" ? owner.path : "Pi's built-in tool";
+        known = { kind: "guard", cause: "other-extension", extension };
+      } else {
+        const sandbox = await deps.sandboxFor(deps.dataDirOf(cwd));
+        known =
+          sandbox.protection === "namespaces"
+            ? { kind: "namespaces", dataDir: deps.dataDirOf(cwd) }
+            : { kind: "guard", cause: "machine", reason: sandbox.reason };
+      }
+      return known;
+    },
+    known: () => known,
   };
 }
 
+/** Whose `bash` the agent has: Pi's built-in, pi-quests', another extension's (its file), or none. */
+export type BashOwner =
+  | { kind: "builtin" }
+  | { kind: "pi-quests" }
+  | { kind: "other"; path: string }
+  | { kind: "none" };
+
 /**
- * The file of the extension whose `bash` Pi runs, when it is not pi-quests (whose `/quest`
- * command comes from the same file as its tool); undefined when it is pi-quests', or the agent
- * has no bash. Pi keeps the first extension's tool of a name and shows only that one.
+ * Whose `bash` Pi runs, from where Pi says each tool came from: pi-quests' when it came from the
+ * file pi-quests' `/quest` command came from. Pi runs the first extension's tool of a name.
  */
-export function otherBashOf(pi: Pick<BashToolPi, "getAllTools" | "getCommands">, ownCommand: string) {
+export function bashOwnerOf(
+  pi: Pick<BashToolPi, "getAllTools" | "getCommands">,
+  ownCommand: string,
+): BashOwner {
   const bash = pi.getAllTools().find((tool) => tool.name === "bash");
+  if (!bash) return { kind: "none" };
+  if (bash.sourceInfo.source === "builtin") return { kind: "builtin" };
   const own = pi.getCommands().find((command) => command.name === ownCommand);
-  if (!bash || !own) return undefined;
-  if (bash.sourceInfo.path.startsWith("builtin:")) return "Pi's built-in tool";
-  return bash.sourceInfo.path === own.sourceInfo.path ? undefined : bash.sourceInfo.path;
+  return own && bash.sourceInfo.path === own.sourceInfo.path
+    ? { kind: "pi-quests" }
+    : { kind: "other", path: bash.sourceInfo.path };
 }
 
 /** What `/quest status` says about the agent's bash, in the learner's words. */
 export function protectionText(protection: BashProtection | undefined): string {
   if (!protection) return "Agent's bash: pi-quests is still finding out how to keep it from its records.";
   switch (protection.kind) {
+    case "no-bash":
+      return "Agent's bash: the agent has no bash tool in this session.";
     case "namespaces":
       return `Agent's bash: its commands run where pi-quests' records (${protection.dataDir}) look like an empty, read-only folder; they cannot read or change them.`;
     case "guard":
@@ -142,7 +164,7 @@ export function protectionText(protection: BashProtection | undefined): string {
 
 /** The one notification a session gets: only when the weaker protection applies. */
 export function protectionNotice(protection: BashProtection): string | undefined {
-  return protection.kind === "namespaces" ? undefined : `pi-quests: ${protectionText(protection)}`;
+  return protection.kind === "guard" ? `pi-quests: ${protectionText(protection)}` : undefined;
 }
 
 function unreachable(value: never): never {

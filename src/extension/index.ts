@@ -82,8 +82,18 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     sandboxFor: (dataDir) => probeBashSandbox({ dataDir }),
     ownCommand: QUEST_COMMAND,
   });
-  // The agent's bash (Pi's own tool, its commands run where the records are hidden): bash-tool.ts.
-  pi.registerTool(bash.definition);
+  // The learner is told once a session when the agent's bash can see the records (bash-tool.ts).
+  let told = false;
+  const tellProtectionOnce = (ctx: ExtensionContext, protection: BashProtection) => {
+    if (told || !ctx.hasUI) return;
+    told = true;
+    const notice = protectionNotice(protection);
+    try {
+      if (notice) uiOf(ctx).notify(notice, "warning");
+    } catch {
+      // A ctx made stale by a session replacement: the next session says it.
+    }
+  };
   const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
   const translator = createPiEventTranslator();
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
@@ -112,10 +122,12 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
       entries,
       model: ctx.model,
     });
+    // The agent's bash becomes Pi's own tool run in the sandbox, before any prompt (bash-tool.ts).
+    bash.claim();
     quests.start(ctx, sessionId, started);
     // With a UI the sandbox is probed now and the learner told if it cannot be made; print mode
     // probes when the agent first runs bash (a run that never does starts no process for it).
-    if (ctx.hasUI) void bash.start(ctx.cwd, (protection) => tellProtection(uiOf(ctx), protection));
+    if (ctx.hasUI) void bash.protection(ctx.cwd).then((protection) => tellProtectionOnce(ctx, protection));
   });
   pi.on("session_shutdown", () => quests.shutdown());
   pi.on("input", (event) => {
@@ -188,10 +200,8 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     getArgumentCompletions: (prefix) => questCompletions(prefix, quests.controller()?.quests() ?? []),
     handler: async (args, ctx) => {
       record(translator.labels(ctx.sessionManager.getEntries()));
-      // `/quest status` says which protection applies: known by now with a UI, found now without.
-      await bash.start(ctx.cwd, (protection) => {
-        if (ctx.hasUI) tellProtection(uiOf(ctx), protection);
-      });
+      // `/quest status` says which protection applies, as it stands now.
+      tellProtectionOnce(ctx, await bash.protection(ctx.cwd));
       const controller = await quests.commandController(ctx);
       if (!controller) {
         uiOf(ctx).say("pi-quests is not running in this session (see the earlier notification).");
@@ -203,16 +213,6 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
 }
 
 const QUEST_COMMAND = "quest";
-
-/** Once a session, and only when the agent's bash can see the records (bash-tool.ts). */
-function tellProtection(ui: QuestUi, protection: BashProtection): void {
-  const notice = protectionNotice(protection);
-  try {
-    if (notice) ui.notify(notice, "warning");
-  } catch {
-    // A ctx made stale by a session replacement: the next session says it.
-  }
-}
 
 /** Where recorded events go: the quest controller (with a UI), or the plain recorder (without). */
 type EventSink = { record(event: PiEvent): void; dispose(): Promise<void> };
@@ -281,7 +281,7 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       sessionId: () => sessionId,
       backlog: early,
       reviewModels: reviewModelsOf(ctx),
-      protectionText: () => protectionText(fromPi.bash.protection()),
+      protectionText: () => protectionText(fromPi.bash.known()),
     });
     if (opened.ok) return opened.controller;
     // Quietly: an info line, which print mode does not print (a `pi -p` inside the agent's bash).

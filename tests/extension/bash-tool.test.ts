@@ -1,7 +1,8 @@
 /**
  * The agent's `bash` as pi-quests registers it (src/extension/bash-tool.ts): Pi's own bash tool,
  * made from the checkout's Pi, its commands run in the bash sandbox; Pi's plain tool where the
- * sandbox cannot be made; another extension's `bash` found; what the learner is told.
+ * sandbox cannot be made; Pi's built-in bash taken over, another extension's left alone and
+ * said; what the learner is told.
  */
 import { chmodSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,8 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   type BashProtection,
   type BashToolPi,
+  bashOwnerOf,
   createAgentBash,
-  otherBashOf,
   protectionNotice,
   protectionText,
 } from "../../src/extension/bash-tool.ts";
@@ -21,20 +22,29 @@ import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 afterEach(removeWorkspaces);
 
 const KEY = "f".repeat(64);
-const OURS = { path: "/pkg/pi-quests/dist/extension.js" };
+const OURS = { path: "/pkg/pi-quests/dist/extension.js", source: "local" };
+const BUILTIN = { path: "builtin:bash", source: "builtin" };
 
-/** A Pi as the tool sees it: its settings, and where its `bash` and `/quest` came from. */
+/**
+ * A Pi as the tool sees it: its settings, and where its `bash` and `/quest` came from (Pi's
+ * built-in bash unless `bashFrom` says whose, none for null); a tool registered is pi-quests'.
+ */
 function fakePi(
   settings: { shellPath?: string; shellCommandPrefix?: string } = {},
-  bashFrom = OURS,
-): BashToolPi {
+  bashFrom: { path: string; source: string } | null = BUILTIN,
+): BashToolPi & { registered: string[] } {
+  const tools = new Map([["read", { path: "builtin:read", source: "builtin" }]]);
+  if (bashFrom) tools.set("bash", bashFrom);
+  const registered: string[] = [];
   return {
+    registered,
     getSettings: () => settings,
-    getAllTools: () => [
-      { name: "read", sourceInfo: { path: "builtin:read" } },
-      { name: "bash", sourceInfo: bashFrom },
-    ],
+    getAllTools: () => [...tools].map(([name, sourceInfo]) => ({ name, sourceInfo })),
     getCommands: () => [{ name: "quest", sourceInfo: OURS }],
+    registerTool(tool) {
+      registered.push(tool.name);
+      tools.set(tool.name, OURS);
+    },
   };
 }
 
@@ -79,11 +89,14 @@ describe("the agent's bash", () => {
     "runs the command where the records are hidden, in the folder Pi runs in",
     async () => {
       const w = world();
-      const bash = agentBash(w, fakePi());
-      const out = await run(bash, w.workspace, `pwd; ls -A ${w.dataDir}; cat ${w.dataDir}/seal.key`);
-      expect(out).toContain(w.workspace);
-      expect(out).not.toContain(KEY);
-      expect(out).toMatch(/No such file or directory/);
+      const out = await run(
+        agentBash(w, fakePi()),
+        w.workspace,
+        `pwd; ls -A ${w.dataDir}; cat ${w.dataDir}/seal.key`,
+      );
+      expect(out).toBe(
+        `${w.workspace}\ncat: ${w.dataDir}/seal.key: No such file or directory\n\n\nCommand exited with code 1`,
+      );
     },
   );
 
@@ -95,9 +108,8 @@ describe("the agent's bash", () => {
       const shell = join(w.workspace, "my-shell");
       writeFileSync(shell, `#!/bin/sh\ncat ${w.dataDir}/seal.key 2>&1\nexec /bin/bash "$@"\n`);
       chmodSync(shell, 0o755);
-      const settings = { shellPath: shell, shellCommandPrefix: "echo from-prefix" };
-      // Pi's plain tool with those settings starts that shell outside: the key shows.
-      const plain = Pi.createBashToolDefinition(w.workspace, { shellPath: shell, commandPrefix: "echo p" });
+      // Pi's plain tool with that shellPath starts it outside any sandbox: the key shows.
+      const plain = Pi.createBashToolDefinition(w.workspace, { shellPath: shell });
       const shown = await plain.execute(
         "call",
         { command: "true" },
@@ -106,8 +118,8 @@ describe("the agent's bash", () => {
         undefined as never,
       );
       expect(JSON.stringify(shown.content)).toContain(KEY);
+      const settings = { shellPath: shell, shellCommandPrefix: "echo from-prefix" };
       const out = await run(agentBash(w, fakePi(settings)), w.workspace, "echo $0");
-      expect(out).not.toContain(KEY);
       expect(out).toBe(`cat: ${w.dataDir}/seal.key: No such file or directory\nfrom-prefix\n/bin/bash\n`);
     },
   );
@@ -118,32 +130,54 @@ describe("the agent's bash", () => {
     expect(await run(bash, w.workspace, `cat ${w.dataDir}/seal.key`)).toBe(`${KEY}\n`);
   });
 
-  it("says which protection applies, once a session, and keeps it for /quest status", async () => {
+  it("takes over Pi's built-in bash at session start, never another extension's (Pi would refuse to start with two)", () => {
     const w = world();
-    const told: BashProtection[] = [];
-    const guard = agentBash(w, fakePi(), async () => ({ protection: "guard", reason: "no namespaces" }));
-    expect(guard.protection()).toBeUndefined();
-    await guard.start(w.workspace, (protection) => told.push(protection));
-    await guard.start(w.workspace, (protection) => told.push(protection));
-    expect(told).toEqual([{ kind: "guard", cause: "machine", reason: "no namespaces" }]);
-    expect(guard.protection()).toEqual(told[0]);
+    const builtin = fakePi();
+    agentBash(w, builtin).claim();
+    expect(builtin.registered).toEqual(["bash"]);
+    const other = fakePi({}, { path: "/home/l/.pi/agent/extensions/ssh.ts", source: "local" });
+    agentBash(w, other).claim();
+    expect(other.registered).toEqual([]);
+    const none = fakePi({}, null);
+    agentBash(w, none).claim();
+    expect(none.registered).toEqual([]);
+  });
 
-    const other = agentBash(w, fakePi({}, { path: "/home/learner/.pi/agent/extensions/sandbox.ts" }));
-    expect(await other.start(w.workspace, () => {})).toEqual({
+  it("says which protection applies, as it stands, and keeps the answer for /quest status", async () => {
+    const w = world();
+    const guard = agentBash(w, fakePi(), async () => ({ protection: "guard", reason: "no namespaces" }));
+    expect(guard.known()).toBeUndefined();
+    guard.claim();
+    const machine = { kind: "guard", cause: "machine", reason: "no namespaces" };
+    expect(await guard.protection(w.workspace)).toEqual(machine);
+    expect(guard.known()).toEqual(machine);
+
+    const hidden = agentBash(w, fakePi(), async () => ({ protection: "namespaces" }) as BashSandbox);
+    hidden.claim();
+    expect(await hidden.protection(w.workspace)).toEqual({ kind: "namespaces", dataDir: w.dataDir });
+
+    const path = "/home/learner/.pi/agent/extensions/sandbox.ts";
+    const other = agentBash(w, fakePi({}, { path, source: "local" }));
+    other.claim();
+    expect(await other.protection(w.workspace)).toEqual({
       kind: "guard",
       cause: "other-extension",
-      extension: "/home/learner/.pi/agent/extensions/sandbox.ts",
+      extension: path,
     });
+    expect(await agentBash(w, fakePi({}, null)).protection(w.workspace)).toEqual({ kind: "no-bash" });
   });
 });
 
-describe("another extension's bash", () => {
-  it("is found from where Pi says its bash tool came from, against where /quest came from", () => {
-    expect(otherBashOf(fakePi(), "quest")).toBeUndefined();
-    expect(otherBashOf(fakePi({}, { path: "/x/other.ts" }), "quest")).toBe("/x/other.ts");
-    expect(otherBashOf(fakePi({}, { path: "builtin:bash" }), "quest")).toBe("Pi's built-in tool");
+describe("whose bash Pi runs", () => {
+  it("is read from where Pi says its bash tool came from, against where /quest came from", () => {
+    expect(bashOwnerOf(fakePi(), "quest")).toEqual({ kind: "builtin" });
+    expect(bashOwnerOf(fakePi({}, OURS), "quest")).toEqual({ kind: "pi-quests" });
+    expect(bashOwnerOf(fakePi({}, { path: "/x/other.ts", source: "local" }), "quest")).toEqual({
+      kind: "other",
+      path: "/x/other.ts",
+    });
     // No bash at all (Pi started with --tools read): nothing runs commands.
-    expect(otherBashOf({ ...fakePi(), getAllTools: () => [] }, "quest")).toBeUndefined();
+    expect(bashOwnerOf(fakePi({}, null), "quest")).toEqual({ kind: "none" });
   });
 });
 
@@ -165,7 +199,11 @@ describe("what the learner is told", () => {
     expect(protectionText(other)).toBe(
       "Agent's bash: the bash tool in use comes from /x/other.ts, not pi-quests, so its commands can see pi-quests' records. pi-quests blocks the commands that name them, and ignores any record changed anyway.",
     );
+    expect(protectionText({ kind: "no-bash" })).toBe(
+      "Agent's bash: the agent has no bash tool in this session.",
+    );
     expect(protectionNotice(hidden)).toBeUndefined();
+    expect(protectionNotice({ kind: "no-bash" })).toBeUndefined();
     expect(protectionNotice(machine)).toBe(`pi-quests: ${protectionText(machine)}`);
     expect(protectionNotice(other)).toBe(`pi-quests: ${protectionText(other)}`);
   });
