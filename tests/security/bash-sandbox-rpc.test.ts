@@ -40,8 +40,8 @@ const supported = await probeBashSandbox({ dataDir: join(makeWorkspace(), "quest
 const LOOK_FOR_THE_KEY = [
   'n=seal; q=que; d="$(printenv PI_CODING_AGENT_DIR)"',
   'echo "found: $(find "$HOME" -name "$n.k*" 2>/dev/null)"',
-  'echo "listed: $(ls -A "$d/${q}sts" 2>&1)"',
-  'echo "key: $(cat "$d/${q}sts/$n.key" 2>&1)"',
+  `echo "listed: $(ls -A "$d/\${q}sts" 2>&1)"`,
+  `echo "key: $(cat "$d/\${q}sts/$n.key" 2>&1)"`,
 ].join("; ");
 
 /** The text of each bash result the model got, from line `from` on. */
