@@ -80,15 +80,17 @@ export function createAgentBash(deps: AgentBashDeps): AgentBash {
     const sandbox = await deps.sandboxFor(deps.dataDirOf(ctx.cwd));
     const { shellPath, shellCommandPrefix } = pi.getSettings();
     const prefix = shellCommandPrefix ? { commandPrefix: shellCommandPrefix } : {};
+    // The namespaces of this folder (made on its first command); a failure fails the call.
+    const entry = sandbox.protection === "namespaces" ? await sandbox.enter(ctx.cwd) : undefined;
     const tool =
-      sandbox.protection === "namespaces"
+      sandbox.protection === "namespaces" && entry
         ? modules.createBashToolDefinition(ctx.cwd, {
             ...prefix,
             operations: modules.createLocalBashOperations({ shellPath: sandbox.outerShell }),
             spawnHook: (spawn) => ({
               ...spawn,
               // Resolved per call as Pi resolves it: a shellPath that does not exist fails the call.
-              command: sandbox.wrap(modules.getShellConfig(shellPath).shell, spawn.command),
+              command: entry.wrap(modules.getShellConfig(shellPath).shell, spawn.command),
             }),
           })
         : modules.createBashToolDefinition(ctx.cwd, { ...prefix, ...(shellPath ? { shellPath } : {}) });

@@ -42,7 +42,7 @@ async function runScript(inSandbox: boolean) {
   const env = { ...process.env, PI_CODING_AGENT_DIR: agentDir, HOME: agentDir };
   const ran =
     inSandbox && sandbox.protection === "namespaces"
-      ? spawnSync(sandbox.outerShell, ["-c", sandbox.wrap("/bin/sh", command)], {
+      ? spawnSync(sandbox.outerShell, ["-c", (await sandbox.enter(workspace)).wrap("/bin/sh", command)], {
           cwd: workspace,
           env,
           encoding: "utf8",

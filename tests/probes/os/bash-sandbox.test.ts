@@ -12,9 +12,11 @@ import {
   chmodSync,
   chownSync,
   closeSync,
+  mkdirSync,
   openSync,
   readFileSync,
   realpathSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -25,12 +27,18 @@ import {
   createLocalBashOperations,
   getShellConfig,
 } from "@earendil-works/pi-coding-agent";
-import { afterEach, describe, expect, it } from "vitest";
-import { type BashSandbox, hiddenPathsOf, probeBashSandbox } from "../../../src/probes/os/bash-sandbox.ts";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import {
+  type BashSandbox,
+  closeBashSandboxes,
+  hiddenPathsOf,
+  probeBashSandbox,
+} from "../../../src/probes/os/bash-sandbox.ts";
 import { processAlive } from "../../../src/probes/os/process-group.ts";
 import { makeWorkspace, removeWorkspaces } from "../../support/workspace.ts";
 
 afterEach(removeWorkspaces);
+afterAll(closeBashSandboxes);
 
 const KEY = "0123456789abcdef".repeat(4);
 const ROOT = process.getuid?.() === 0;
@@ -58,11 +66,12 @@ async function runBash(
   command: string,
   options: { timeout?: number; signal?: AbortSignal; onText?: (text: string) => void } = {},
 ): Promise<Ran> {
+  const entry = sandbox?.protection === "namespaces" ? await sandbox.enter(cwd) : undefined;
   const tool =
-    sandbox?.protection === "namespaces"
+    sandbox?.protection === "namespaces" && entry
       ? createBashToolDefinition(cwd, {
           operations: createLocalBashOperations({ shellPath: sandbox.outerShell }),
-          spawnHook: (spawn) => ({ ...spawn, command: sandbox.wrap(getShellConfig().shell, spawn.command) }),
+          spawnHook: (spawn) => ({ ...spawn, command: entry.wrap(getShellConfig().shell, spawn.command) }),
         })
       : createBashToolDefinition(cwd);
   const onUpdate = options.onText
@@ -239,6 +248,72 @@ describe.runIf(supported.protection === "namespaces")("the bash sandbox", () => 
     await expect.poll(() => processAlive(pid)).toBe(false);
   });
 
+  it("keeps a background process of one command running after it, as the plain tool does, still in the sandbox", async () => {
+    const w = world();
+    const sandbox = await sandboxed(w.dataDir);
+    const started = await runBash(
+      sandbox,
+      w.workspace,
+      `(sleep 1; cat ${w.dataDir}/seal.key > late.txt 2>&1) > /dev/null 2>&1 & echo $!`,
+    );
+    const pid = Number(started.text.trim());
+    expect(processAlive(pid)).toBe(true);
+    await expect.poll(() => processAlive(pid), { timeout: 5000 }).toBe(false);
+    expect(readFileSync(join(w.workspace, "late.txt"), "utf8")).toMatch(/No such file or directory/);
+  });
+
+  it("is made again when its keeper is gone; a command made for the gone one fails, it never runs unhidden", async () => {
+    const w = world();
+    const sandbox = await sandboxed(w.dataDir);
+    const first = await sandbox.enter(w.workspace);
+    const stale = first.wrap("/bin/sh", `cat ${w.dataDir}/seal.key; echo ran`);
+    // The agent can see its keeper and end it (same user): only a denial of service.
+    await runBash(sandbox, w.workspace, `kill -9 ${first.keeperPid}`);
+    await expect.poll(() => processAlive(first.keeperPid)).toBe(false);
+    const ranStale = spawnSync(sandbox.outerShell, ["-c", stale], { cwd: w.workspace, encoding: "utf8" });
+    expect(ranStale.status).not.toBe(0);
+    expect(ranStale.stdout).toBe("");
+    const again = await sandbox.enter(w.workspace);
+    expect(again.keeperPid).not.toBe(first.keeperPid);
+    const inside = await runBash(sandbox, w.workspace, `cat ${w.dataDir}/seal.key; echo ran`);
+    expect(inside.text).not.toContain(KEY);
+    expect(inside.text).toMatch(/ran\n$/);
+  });
+
+  it("is made again over a data dir removed and made again (a mount stays with the folder it was made on)", async () => {
+    const w = world();
+    const sandbox = await sandboxed(w.dataDir);
+    const before = await sandbox.enter(w.workspace);
+    rmSync(w.dataDir, { recursive: true });
+    mkdirSync(w.dataDir);
+    writeFileSync(join(w.dataDir, "seal.key"), `${KEY}\n`);
+    const inside = await runBash(
+      sandbox,
+      w.workspace,
+      `cat ${w.dataDir}/seal.key; ls -A ${w.dataDir}; echo end`,
+    );
+    expect(inside.text).not.toContain(KEY);
+    expect((await sandbox.enter(w.workspace)).keeperPid).not.toBe(before.keeperPid);
+  });
+
+  it("runs in the folder as it is now: one removed and made again is entered anew", async () => {
+    const w = world();
+    const sandbox = await sandboxed(w.dataDir);
+    expect((await runBash(sandbox, w.workspace, "cat answer.txt")).text).toBe("broken\n");
+    rmSync(w.workspace, { recursive: true });
+    mkdirSync(w.workspace);
+    writeFileSync(join(w.workspace, "answer.txt"), "new\n");
+    expect((await runBash(sandbox, w.workspace, "cat answer.txt")).text).toBe("new\n");
+  });
+
+  it("runs nothing in a folder inside the data dir (a relative path would reach the records from there)", async () => {
+    const w = world();
+    const sandbox = await sandboxed(w.dataDir);
+    await expect(sandbox.enter(join(w.dataDir, "workspaces"))).rejects.toThrow(
+      /inside its own records folder/,
+    );
+  });
+
   it("hides the folder at every path it has: the same folder bind-mounted elsewhere", () => {
     const w = world();
     const alias = realpathSync(makeWorkspace());
@@ -252,7 +327,8 @@ describe.runIf(supported.protection === "namespaces")("the bash sandbox", () => 
         `const sandbox = await probeBashSandbox({ dataDir: ${JSON.stringify(w.dataDir)} });`,
         `if (sandbox.protection !== "namespaces") throw new Error(sandbox.reason);`,
         `const command = "cat ${alias}/quests/seal.key; ls -A ${alias}/quests; echo end";`,
-        `const ran = spawnSync(sandbox.outerShell, ["-c", sandbox.wrap("/bin/sh", command)], { encoding: "utf8" });`,
+        `const entry = await sandbox.enter("/");`,
+        `const ran = spawnSync(sandbox.outerShell, ["-c", entry.wrap("/bin/sh", command)], { encoding: "utf8" });`,
         `console.log(JSON.stringify({ hidden: sandbox.hidden, out: ran.stdout + ran.stderr }));`,
       ].join("\n"),
     );
@@ -299,7 +375,8 @@ describe.runIf(supported.protection === "namespaces")("the bash sandbox", () => 
         `if (sandbox.protection !== "namespaces") { console.log(JSON.stringify(sandbox)); process.exit(0); }`,
         `const command = "id -u; cat ${w.dataDir}/seal.key; ls -A ${w.dataDir}; umount ${w.dataDir}; cat /proc/${"$"}PPID/root${w.dataDir}/seal.key; echo x > ${w.workspace}/written; echo end";`,
         `const plain = spawnSync("/bin/sh", ["-c", "cat ${w.dataDir}/seal.key"], { encoding: "utf8" });`,
-        `const ran = spawnSync(sandbox.outerShell, ["-c", sandbox.wrap("/bin/bash", command)], { encoding: "utf8", cwd: ${JSON.stringify(w.workspace)} });`,
+        `const entry = await sandbox.enter(${JSON.stringify(w.workspace)});`,
+        `const ran = spawnSync(sandbox.outerShell, ["-c", entry.wrap("/bin/bash", command)], { encoding: "utf8", cwd: ${JSON.stringify(w.workspace)} });`,
         `console.log(JSON.stringify({ protection: sandbox.protection, plain: plain.stdout, out: ran.stdout + ran.stderr }));`,
       ].join("\n"),
     );
@@ -328,7 +405,7 @@ describe("the probe", () => {
   /** A folder of the programs the probe looks for: the system's, but `unshare` as given. */
   function systemWith(unshare: string): string {
     const folder = makeWorkspace();
-    for (const name of ["sh", "mount"]) symlinkSync(join("/bin", name), join(folder, name));
+    for (const name of ["sh", "mount", "nsenter"]) symlinkSync(join("/usr/bin", name), join(folder, name));
     writeFileSync(join(folder, "unshare"), `#!/bin/sh\n${unshare}\n`);
     chmodSync(join(folder, "unshare"), 0o755);
     return folder;
@@ -364,16 +441,17 @@ describe("the probe", () => {
     },
   );
 
-  it("does not take an unshare's word for it: one that runs the command outside is found out", async () => {
-    // It skips the namespaces and the mount and runs the command itself: `SHELL -c COMMAND`.
-    const outside = systemWith(`while [ "$1" != "--" ]; do shift; done; shift; exec "$5" -c "$6"`);
+  it("does not take an unshare's word for it: one that makes no namespaces at all is found out", async () => {
+    // It starts the keeper as asked, but in this process's own namespaces: nothing is hidden.
+    const outside = systemWith(`exec /bin/sh -c 'echo ready; read -r _'`);
     const found = await probeBashSandbox({ dataDir: world().dataDir, systemFolders: [outside] });
-    expect(found).toEqual({ protection: "guard", reason: "the data dir was still visible" });
-    // One that says nothing at all.
+    expect(found.protection).toBe("guard");
+    expect(found.protection === "guard" && found.reason).toMatch(/still visible|nsenter/);
+    // One that ends at once, saying nothing.
     const silent = systemWith("exit 0");
     expect(await probeBashSandbox({ dataDir: world().dataDir, systemFolders: [silent] })).toEqual({
       protection: "guard",
-      reason: `the command ran as uid (none), not ${process.getuid?.()}`,
+      reason: "the sandbox ended with 0",
     });
   });
 
@@ -381,7 +459,7 @@ describe("the probe", () => {
     const empty = makeWorkspace();
     expect(await probeBashSandbox({ dataDir: world().dataDir, systemFolders: [empty] })).toEqual({
       protection: "guard",
-      reason: `sh, unshare, mount not found in ${empty}`,
+      reason: `sh, unshare, mount, nsenter not found in ${empty}`,
     });
     expect(await probeBashSandbox({ dataDir: world().dataDir, platform: "darwin" })).toEqual({
       protection: "guard",
