@@ -127,6 +127,23 @@ describe.runIf(supported.protection === "namespaces")("the model's bash, in the 
     expect(starts).toHaveLength(1);
   });
 
+  it("leaves the learner's own ! commands out of it: the same command reads the key there", async () => {
+    const learner = startPiRpc({
+      workspace: makeWorkspace(),
+      pack: makeWorkspace(NOTES_PACK_FILES),
+      script: [{ tools: [{ name: "bash", arguments: { command: LOOK_FOR_THE_KEY } }] }, { text: "Done." }],
+    });
+    await learner.settled();
+    const from = learner.lines.length;
+    await learner.prompt("Look around.");
+    await learner.settled();
+    const key = keyOf(learner.agentDir);
+    expect(bashOutputs(learner, from)[0]).not.toContain(key);
+    const own = await learner.request({ type: "bash", command: LOOK_FOR_THE_KEY });
+    expect((own.data as { output: string }).output).toContain(`key: ${key}`);
+    expect(await learner.close()).toBe(0);
+  });
+
   it("/quest status says the agent's bash runs where the records look like an empty, read-only folder", async () => {
     const learner = startPiRpc({ workspace: makeWorkspace(), pack: makeWorkspace(NOTES_PACK_FILES) });
     await learner.settled();
