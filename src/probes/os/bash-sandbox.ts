@@ -158,7 +158,9 @@ async function probe(options: BashSandboxOptions): Promise<BashSandbox> {
   } catch (error) {
     return guard((error as Error).message);
   }
-  const seen = await runProbe(tools.sh, entry.wrap(tools.sh, probeCommand(real)));
+  // Its own programs from the system's folders too: a look-alike on PATH could lie about what it saw.
+  const own = (name: string) => quote(findIn(folders, name) ?? name);
+  const seen = await runProbe(tools.sh, entry.wrap(tools.sh, probeCommand(real, own)));
   // The probe's own namespaces are not a session's: they go.
   (await keepers.get("/"))?.close();
   keepers.delete("/");
@@ -180,12 +182,12 @@ function guard(reason: string): BashSandbox {
  * What the probe runs inside: its uid, the device and inode of the folder it sees at the data
  * dir's path, and whether it could unmount it or write in it (either would end the sandbox).
  */
-function probeCommand(dataDir: string): string {
+function probeCommand(dataDir: string, program: (name: string) => string): string {
   const folder = quote(dataDir);
   return [
-    "id -u",
-    `stat -c '%d:%i' -- ${folder}`,
-    `if umount -- ${folder} 2>/dev/null; then echo unmounted; fi`,
+    `${program("id")} -u`,
+    `${program("stat")} -c '%d:%i' -- ${folder}`,
+    `if ${program("umount")} -- ${folder} 2>/dev/null; then echo unmounted; fi`,
     `if ( : > ${quote(join(dataDir, ".probe"))} ) 2>/dev/null; then echo writable; fi`,
   ].join("\n");
 }
