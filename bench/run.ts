@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { cpus, homedir, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { bashSandboxTable, benchBashSandbox } from "./bash-sandbox.ts";
+import { benchChangedPaths, changedPathsTable } from "./changed-paths.ts";
 import { benchCli, cliTable } from "./cli.ts";
 import { benchCurriculum, curriculumTable } from "./curriculum.ts";
 import { benchEngine, engineTable } from "./engine.ts";
@@ -19,6 +20,7 @@ import {
 } from "./receipts.ts";
 import { benchSessionFile, sessionFileTable } from "./session-file.ts";
 import { benchTaskVerifier, taskVerifierTable } from "./task-verifier.ts";
+import { benchTurnToHud, turnToHudTable } from "./turn-to-hud.ts";
 
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(
@@ -39,6 +41,15 @@ process.stdout.write("\n## Extension: the turn_end handler\n\n");
 process.stdout.write(`${turnEndTable(extension)}\n`);
 process.stdout.write("\n## Extension: the agent's bash in the sandbox, per command\n\n");
 process.stdout.write(`${bashSandboxTable(await benchBashSandbox())}\n`);
+
+process.stdout.write(
+  "\n## What a call changed (`changedPaths`): the looks per tool call against `git status`\n\n",
+);
+process.stdout.write(`${changedPathsTable(await benchChangedPaths())}\n`);
+process.stdout.write(
+  "\n## What a call changed (`changedPaths`): a turn's end to the HUD, every curriculum quest\n\n",
+);
+process.stdout.write(`${turnToHudTable(await benchTurnToHud())}\n`);
 
 process.stdout.write("\n## `pi-quests test`: the starter pack's plays\n\n");
 process.stdout.write(`${playsTable(await benchPlays())}\n`);

@@ -26,6 +26,26 @@ export type MessageContent = string | readonly { type: string; text?: unknown }[
  */
 export type QuestActivation = { quest: string; baseline: string | null; oracleBaseline?: string };
 
+/**
+ * The workspace paths one tool call or `!` command created, deleted or changed, as the look
+ * before it and the look after it saw them (src/receipts/changed-paths.ts): relative,
+ * `/`-separated, sorted, at most MAX_CHANGED_PATHS (bounds.ts) of them; `truncated` when there
+ * were more. Live only, and only while the active quest has a check that reads it.
+ */
+export type ChangedPaths = { paths: readonly string[]; truncated: boolean };
+
+/**
+ * The payload field that lists them; `changedPathsTruncated` goes with it. A check that reads a
+ * field starting with this name makes the extension look (verifier/checks/event.ts).
+ */
+export const CHANGED_PATHS_FIELD = "changedPaths";
+
+/** `changedPaths`, and `changedPathsTruncated: true` only when the list was cut; nothing without a look. */
+const changedPathsFields = (changes: ChangedPaths | undefined): Payload =>
+  changes === undefined
+    ? {}
+    : { changedPaths: [...changes.paths], ...(changes.truncated ? { changedPathsTruncated: true } : {}) };
+
 /** Whatever Pi does not say is left out of a payload, never guessed (JSON has no undefined). */
 const present = (fields: Payload): Payload =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
@@ -68,9 +88,14 @@ const PAYLOADS = {
     input?: Record<string, unknown>;
     /** Set for a call another tool made (`ctx.executeTool`). */
     parentToolCallId?: string;
+    /** What the call changed in the workspace (live only, when a look was taken). */
+    changes?: ChangedPaths;
   }) => {
-    const { toolName, toolCallId, isError, input, parentToolCallId } = result;
-    return present({ toolName, toolCallId, isError, input, parentToolCallId });
+    const { toolName, toolCallId, isError, input, parentToolCallId, changes } = result;
+    return {
+      ...present({ toolName, toolCallId, isError, input, parentToolCallId }),
+      ...changedPathsFields(changes),
+    };
   },
   /** A tool call that never ran because an extension (pi-quests' guard or another) blocked it. */
   tool_blocked: (call: { toolName: string; input: Record<string, unknown>; reason: string }) => {
@@ -85,11 +110,18 @@ const PAYLOADS = {
    */
   agent_end: (run: { assistantTurns: number; aborted?: boolean }) =>
     present({ assistantTurns: run.assistantTurns, aborted: run.aborted }),
-  user_bash: (bash: { command: string; exitCode?: number | null; excludeFromContext?: boolean }) => ({
+  user_bash: (bash: {
+    command: string;
+    exitCode?: number | null;
+    excludeFromContext?: boolean;
+    /** What the command changed in the workspace (live only, when a look was taken). */
+    changes?: ChangedPaths;
+  }) => ({
     command: bash.command,
     // JSON has no undefined: a cancelled command (no exit code) records null.
     exitCode: bash.exitCode ?? null,
     excludeFromContext: bash.excludeFromContext ?? false,
+    ...changedPathsFields(bash.changes),
   }),
   /** `source` only live. */
   model_select: (model: { provider: string; modelId: string; source?: "set" | "cycle" }) =>

@@ -12,12 +12,15 @@
  * input             input, joined to its user message_end    a user message
  * tool_result       message_end of a toolResult message;     a toolResult message; its
  *                     tool_execution_end of a nested call      nestedCalls records
+ *                     (changedPaths: the looks at the call's   (no changedPaths)
+ *                     tool_execution_start and _end)
  * tool_blocked      tool_execution_end of a call that never   (never in a file)
  *                     ran because an extension blocked it
  * turn_end          turn_end                                 after an assistant message and
  *                                                              its tool results
  * agent_end         agent_settled                            after a turn that ends the run
  * user_bash         user_bash + the exit code of its command  a bashExecution message
+ *                     (changedPaths: looks around the command) (no changedPaths)
  * model_select      model_select                             a model_change entry
  * thinking_level_   thinking_level_select                    a thinking_level_change entry
  *   select
@@ -54,6 +57,14 @@
  *   included, with `aborted`. From a file it is a reading: a run that continues without a tool
  *   call (a steering or follow-up message, an extension's `continue`) gets an extra `agent_end`;
  *   a run stopped by a terminating tool result gets none.
+ * - `changedPaths` (live only): the extension looks at the workspace when a call starts
+ *   (`tool_execution_start`, which Pi awaits before the tool runs) and when it ends
+ *   (`tool_execution_end`, awaited too, also for a call that was aborted or timed out), and hands
+ *   the difference to `toolExecutionEnd`. Pi emits every call's `tool_execution_end` before the
+ *   `message_end` of its result message (calls of one message run in parallel: all their ends
+ *   come first, then their results in order), so the difference waits here, by call id, for
+ *   its result; a nested call has no message and carries it at once. A `!` command's difference
+ *   comes with its exit code (`userBash`).
  * - `user_bash` exit code: Pi's `user_bash` event comes before the command runs, so the
  *   extension gets the code by wrapping the bash operations. Pi stores a `!` command as a
  *   bashExecution message without a `message_end`; one typed while the agent runs is stored
@@ -80,6 +91,7 @@ import type {
 } from "@earendil-works/pi-coding-agent";
 import {
   agentEndEvent,
+  type ChangedPaths,
   contextLoadedEvent,
   inputEvent,
   labelEvent,
@@ -153,7 +165,10 @@ export type PiEventTranslator = {
   messageEnd(message: MessageRead): PiEvent | undefined;
   /** A tool call starts running: its arguments, for a nested call's result or a block. */
   toolExecutionStart(event: Pick<ToolExecutionStartEvent, "toolCallId" | "args">): void;
-  /** A tool call ended: a nested call's result, or a call an extension blocked. */
+  /**
+   * A tool call ended: a nested call's result, or a call an extension blocked. `changes`: what
+   * the call changed in the workspace (live, when the extension looked), for its `tool_result`.
+   */
   toolExecutionEnd(
     event: Pick<
       ToolExecutionEndEvent,
@@ -161,6 +176,7 @@ export type PiEventTranslator = {
     > & {
       result?: unknown;
     },
+    changes?: ChangedPaths,
   ): PiEvent[];
   /** A nested call as a session file records it. */
   nestedCall(call: NestedCallRead): PiEvent;
@@ -173,8 +189,15 @@ export type PiEventTranslator = {
     call: Pick<ToolCallEvent, "toolName" | "input"> & { toolCallId?: string },
     reason: string,
   ): PiEvent;
-  /** A `!` command ran live (`exitCode` null: it was cancelled or failed to start). */
-  userBash(bash: Pick<UserBashEvent, "command" | "excludeFromContext">, exitCode: number | null): PiEvent;
+  /**
+   * A `!` command ran live (`exitCode` null: it was cancelled or failed to start); `changes`:
+   * what it changed in the workspace, when the extension looked.
+   */
+  userBash(
+    bash: Pick<UserBashEvent, "command" | "excludeFromContext">,
+    exitCode: number | null,
+    changes?: ChangedPaths,
+  ): PiEvent;
   /** A `!` command as a session file stores it. */
   bashExecution(message: BashExecutionRead): PiEvent;
   /** The model changed; a thinking level held for it comes right after. `source` only live. */
@@ -220,6 +243,8 @@ export function createPiEventTranslator(): PiEventTranslator {
   const toolInputs = new Map<string, Record<string, unknown>>();
   // What `tool_execution_start` said, until the call's end.
   const executionArgs = new Map<string, Record<string, unknown>>();
+  // What a model's call changed, from its `tool_execution_end` until its result message.
+  const changesOf = new Map<string, ChangedPaths>();
   const guardBlocked = new Set<string>();
   const inputs = createInputQueue();
   const models = createModelOrder();
@@ -262,7 +287,9 @@ export function createPiEventTranslator(): PiEventTranslator {
           const { toolName, toolCallId, isError } = message;
           const input = toolInputs.get(toolCallId) ?? {};
           toolInputs.delete(toolCallId);
-          return toolResultEvent({ toolName, toolCallId, isError, input });
+          const changes = changesOf.get(toolCallId);
+          changesOf.delete(toolCallId);
+          return toolResultEvent({ toolName, toolCallId, isError, input, changes });
         }
         default:
           return undefined;
@@ -272,7 +299,7 @@ export function createPiEventTranslator(): PiEventTranslator {
       // As the session file keeps a nested call's arguments: through JSON.
       executionArgs.set(toolCallId, JSON.parse(JSON.stringify(args ?? {})));
     },
-    toolExecutionEnd({ toolCallId, toolName, isError, durationMs, parentToolCallId, result }) {
+    toolExecutionEnd({ toolCallId, toolName, isError, durationMs, parentToolCallId, result }, changes) {
       const input = executionArgs.get(toolCallId) ?? {};
       executionArgs.delete(toolCallId);
       const events: PiEvent[] = [];
@@ -281,7 +308,9 @@ export function createPiEventTranslator(): PiEventTranslator {
         events.push(toolBlockedEvent({ toolName, input, reason }));
       }
       if (parentToolCallId !== undefined) {
-        events.push(toolResultEvent({ toolName, toolCallId, isError, input, parentToolCallId }));
+        events.push(toolResultEvent({ toolName, toolCallId, isError, input, parentToolCallId, changes }));
+      } else if (changes !== undefined) {
+        changesOf.set(toolCallId, changes);
       }
       return events;
     },
@@ -304,8 +333,8 @@ export function createPiEventTranslator(): PiEventTranslator {
       if (toolCallId !== undefined) guardBlocked.add(toolCallId);
       return toolBlockedEvent({ toolName, input, reason });
     },
-    userBash: ({ command, excludeFromContext }, exitCode) =>
-      userBashEvent({ command, exitCode, excludeFromContext }),
+    userBash: ({ command, excludeFromContext }, exitCode, changes) =>
+      userBashEvent({ command, exitCode, excludeFromContext, changes }),
     bashExecution: ({ command, exitCode, excludeFromContext }) =>
       userBashEvent({ command, exitCode, excludeFromContext }),
     modelSelect: ({ provider, id, source }) =>

@@ -12,6 +12,7 @@ import type { Progress, ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { SandboxOutcome, SandboxRecord } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
+import { readsChangedPaths } from "../verifier/checks/event.ts";
 import { confirmationPrompt } from "../verifier/checks/registry.ts";
 import { inLearnerPaths } from "../verifier/learner-paths.ts";
 import type { Quest } from "../verifier/quest.ts";
@@ -65,6 +66,11 @@ export type QuestController = {
   command(args: string): Promise<void>;
   /** The quests and where the learner stands with each, for argument completion. */
   quests(): readonly QuestSummary[];
+  /**
+   * Whether the active quest (its pinned definition) reads what each tool call or `!` command
+   * changed: only then does the extension look at the workspace around every call.
+   */
+  readsChangedPaths(): boolean;
   /** Resolves when no evaluation is running or scheduled. */
   idle(): Promise<void>;
   /** Cancels a running evaluation (killing its processes) and waits for pending writes. */
@@ -147,6 +153,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     },
     command: (args) => runQuestCommand(args, context),
     quests: () => questSummaries(session),
+    readsChangedPaths: () => session.active !== undefined && readsChangedPaths(session.active.quest.checks),
     idle: () => evaluation.idle(),
     async dispose() {
       disposed = true;

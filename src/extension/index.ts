@@ -34,6 +34,7 @@ import {
   protectionNotice,
   protectionText,
 } from "./bash-tool.ts";
+import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import type { QuestController } from "./controller.ts";
 import { claimProcess } from "./load-guard.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
@@ -96,6 +97,14 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   };
   const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
   const translator = createPiEventTranslator();
+  // Looks around each call, only while the active quest reads changedPaths (never in print mode).
+  const looks = createCallLooks(() => {
+    const controller = quests.controller();
+    if (controller) return controller.readsChangedPaths();
+    // A session still opening (Pi's start, a /reload): its active quest decides once it is open.
+    const opening = quests.stillOpening();
+    return opening ? opening.then(() => quests.controller()?.readsChangedPaths() ?? false) : false;
+  });
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
       quests.record(event);
@@ -129,14 +138,16 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     // probes when the agent first runs bash (a run that never does starts no process for it).
     if (ctx.hasUI) void bash.protection(ctx.cwd).then((protection) => tellProtectionOnce(ctx, protection));
   });
-  pi.on("session_shutdown", () => quests.shutdown());
+  pi.on("session_shutdown", () => Promise.all([looks.clear(), quests.shutdown()]).then(() => undefined));
   pi.on("input", (event) => {
     translator.input(event);
   });
-  pi.on("before_agent_start", (event) => record(translator.contextLoaded(event.systemPromptOptions)));
+  pi.on("before_agent_start", (event, ctx) => {
+    looks.warm(ctx.cwd);
+    record(translator.contextLoaded(event.systemPromptOptions));
+  });
   pi.on("tool_call", (event, ctx) => blockGuardedCall(event, ctx, translator, record));
-  pi.on("tool_execution_start", (event) => translator.toolExecutionStart(event));
-  pi.on("tool_execution_end", (event) => record(translator.toolExecutionEnd(event)));
+  recordToolExecutions(pi, translator, record, looks);
   pi.on(
     "message_end",
     withLabels((event) => translator.messageEnd(event.message)),
@@ -183,12 +194,8 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     record(translator.sessionTree({ summary: event.summaryEntry?.summary }));
     record(translator.labels(entries));
   });
-  pi.on("user_bash", (event, ctx) => {
-    record(translator.labels(ctx.sessionManager.getEntries()));
-    return quests.running()
-      ? recordExitCode(event, translator, record, host.modules.createLocalBashOperations)
-      : undefined;
-  });
+  const { createLocalBashOperations } = host.modules;
+  recordUserBashes(pi, { translator, record, looks, running: quests.running, createLocalBashOperations });
 
   // Goals and debriefs, kept in the session for the TUI to draw as Markdown (never sent to the model).
   pi.registerEntryRenderer(QUEST_MESSAGE_ENTRY, (entry, _options, theme) => {
@@ -213,6 +220,32 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
 }
 
 const QUEST_COMMAND = "quest";
+
+/**
+ * A tool call's start (its arguments) and end (a nested call's result, a block), with the looks
+ * around it while the active quest reads changedPaths. Pi awaits both handlers: the look before
+ * a call is taken before the tool runs, and the one after it before its result message
+ * (translator.ts). Without a look they return at once.
+ */
+function recordToolExecutions(
+  pi: ExtensionAPI,
+  translator: PiEventTranslator,
+  record: (events: readonly PiEvent[]) => void,
+  looks: CallLooks,
+): void {
+  pi.on("tool_execution_start", (event, ctx) => {
+    translator.toolExecutionStart(event);
+    return looks.before(event.toolCallId, ctx.cwd);
+  });
+  pi.on("tool_execution_end", (event) => {
+    const changed = looks.after(event.toolCallId);
+    if (changed === undefined) return record(translator.toolExecutionEnd(event));
+    return changed.then(
+      (changes) => record(translator.toolExecutionEnd(event, changes)),
+      () => record(translator.toolExecutionEnd(event)),
+    );
+  });
+}
 
 /** Where recorded events go: the quest controller (with a UI), or the plain recorder (without). */
 type EventSink = { record(event: PiEvent): void; dispose(): Promise<void> };
@@ -315,6 +348,8 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
   return {
     record,
     controller: () => controller,
+    /** While the session is opening, the promise of its end; undefined once it is open (or closed). */
+    stillOpening: () => (sink === undefined ? opening : undefined),
     /** False once pi-quests could not start, or its session closed. */
     running: () => sink !== DISCARD,
     start(ctx: ExtensionContext, id: string, sessionStart: PiEvent) {
@@ -396,23 +431,48 @@ function blockGuardedCall(
   return { block: true, reason: decision.reason };
 }
 
-/** Pi's user_bash event comes before the command runs: the local shell is wrapped to learn its exit code. */
-function recordExitCode(
-  event: UserBashEvent,
-  translator: PiEventTranslator,
-  record: (event: PiEvent) => void,
-  createLocalBashOperations: PiHost["modules"]["createLocalBashOperations"],
-): UserBashEventResult {
-  const local = createLocalBashOperations();
+/** What recording a `!` command needs. */
+type Shell = {
+  translator: PiEventTranslator;
+  record: (events: PiEvent | readonly PiEvent[] | undefined) => void;
+  looks: CallLooks;
+  /** False once pi-quests could not start, or its session closed: the command then runs unwrapped. */
+  running(): boolean;
+  createLocalBashOperations: PiHost["modules"]["createLocalBashOperations"];
+};
+
+/** `!` commands: the label entries before each, and the command with its exit code while pi-quests runs. */
+function recordUserBashes(pi: ExtensionAPI, shell: Shell): void {
+  pi.on("user_bash", (event, ctx) => {
+    shell.record(shell.translator.labels(ctx.sessionManager.getEntries()));
+    return shell.running() ? recordExitCode(event, ctx.cwd, shell) : undefined;
+  });
+}
+
+/** `!` commands: a new id for the looks around each, apart from Pi's tool call ids. */
+let bashCommands = 0;
+
+/**
+ * Pi's user_bash event comes before the command runs: the local shell is wrapped to learn its
+ * exit code, and, when the active quest reads changedPaths, to look at the workspace before and
+ * after it (a cancelled command too: what it changed until then).
+ */
+function recordExitCode(event: UserBashEvent, workspace: string, shell: Shell): UserBashEventResult {
+  const { translator, record, looks } = shell;
+  const local = shell.createLocalBashOperations();
   return {
     operations: {
       async exec(command, cwd, options) {
+        const id = `user_bash/${++bashCommands}`;
+        // A look that fails for a bug of pi-quests' own must not keep the learner's command from running.
+        await looks.before(id, workspace)?.catch(() => undefined);
+        const changes = () => looks.after(id)?.catch(() => undefined);
         try {
           const result = await local.exec(command, cwd, options);
-          record(translator.userBash(event, result.exitCode));
+          record(translator.userBash(event, result.exitCode, await changes()));
           return result;
         } catch (error) {
-          record(translator.userBash(event, null));
+          record(translator.userBash(event, null, await changes()));
           throw error;
         }
       },

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type BuiltExtension, buildExtensionPackage, piPackageAbove } from "../support/built-extension.ts";
+import { REPO } from "../support/cli.ts";
 import { closeAllPis, command, PI, scriptedPiArgs, startPiRpc } from "../support/pi-rpc.ts";
 import { cleanUpTmuxTest, requireTmux, startTmux } from "../support/tmux.ts";
 import { makeWorkspace } from "../support/workspace.ts";
@@ -96,6 +97,31 @@ describe("the built extension in an installed layout", () => {
     const ours = loader.filter((line) => line.includes(built.pkg));
     expect(ours.filter((line) => /\[(transpile|fallback)\]/.test(line))).toEqual([]);
     expect(loader.filter((line) => line.includes("[fallback]"))).toEqual([]);
+    expect(await rpc.close()).toBe(0);
+  }, 120_000);
+
+  it("records what a tool call changed: the looks, loaded on first use, run from the bundle", async () => {
+    const workspace = makeWorkspace();
+    const rpc = startPiRpc({
+      workspace,
+      withExtension: false,
+      extensions: [built.entry],
+      pack: join(REPO, "fixtures/packs/changed-paths"),
+      script: [
+        { tools: [{ name: "bash", arguments: { command: "cat > hello.txt <<'EOF'\nhello\nEOF" } }] },
+        { text: "Created it." },
+      ],
+    });
+    await rpc.settled();
+    const from = rpc.lines.length;
+    await rpc.prompt("Create hello.txt");
+    await rpc.waitFor(
+      (line) =>
+        line.method === "notify" &&
+        String(line.message).startsWith("Quest complete: Have Pi create hello.txt"),
+      from,
+    );
+    expect(rpc.stderr()).not.toMatch(/pi-quests|Error/);
     expect(await rpc.close()).toBe(0);
   }, 120_000);
 

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { verifyRecord } from "../../src/core/seal.ts";
-import { MAX_STRING_CHARS } from "../../src/events/bounds.ts";
+import { MAX_ARRAY_ITEMS, MAX_CHANGED_PATHS, MAX_STRING_CHARS } from "../../src/events/bounds.ts";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import {
   createEventLog,
@@ -205,6 +205,25 @@ describe("payloads are bounded", () => {
     }
     expect((level as Nest).a).toBe("[nested too deep]");
     expect(JSON.stringify(recorded).length).toBeLessThan(200);
+  });
+
+  it(`keeps a tool call's changedPaths up to ${MAX_CHANGED_PATHS} paths, and other lists at ${MAX_ARRAY_ITEMS} items`, () => {
+    const paths = Array.from({ length: MAX_CHANGED_PATHS }, (_, at) => `f${at}.txt`);
+    const recorded = openLog().record(
+      toolResultEvent({
+        toolName: "bash",
+        toolCallId: "c1",
+        isError: false,
+        input: { paths },
+        changes: { paths, truncated: true },
+      }),
+    );
+    expect(recorded.payload.changedPaths).toEqual(paths);
+    expect(recorded.payload.changedPathsTruncated).toBe(true);
+    // The same list anywhere else is cut at the usual bound.
+    const input = recorded.payload.input as { paths: string[] };
+    expect(input.paths).toHaveLength(MAX_ARRAY_ITEMS + 1);
+    expect(input.paths.at(-1)).toBe(`…[${MAX_CHANGED_PATHS - MAX_ARRAY_ITEMS} more items]`);
   });
 
   it("records a copy: the caller's payload is not changed", () => {

@@ -424,6 +424,129 @@ describe("a call an extension blocked", () => {
   });
 });
 
+describe("changedPaths: what a call changed (live only)", () => {
+  const wrote = { paths: ["hello.txt"], truncated: false };
+  const removed = { paths: ["notes/old.md"], truncated: false };
+
+  it("waits at a model's call's end for its result message, and goes with that result only", () => {
+    const translator = started();
+    translator.messageEnd(
+      assistant([
+        toolCall("call-1", "bash", { command: "cat > hello.txt <<EOF\nhello\nEOF" }),
+        toolCall("call-2", "bash", { command: "rm notes/old.md" }),
+      ]),
+    );
+    // Calls of one message run in parallel: Pi ends them as they finish, then sends the results in order.
+    const ended = (toolCallId: string) => ({ toolCallId, toolName: "bash", isError: false, durationMs: 5 });
+    expect(translator.toolExecutionEnd(ended("call-2"), removed)).toEqual([]);
+    expect(translator.toolExecutionEnd(ended("call-1"), wrote)).toEqual([]);
+    expect(translator.messageEnd(toolResult("call-1", "bash"))?.payload).toMatchObject({
+      toolCallId: "call-1",
+      changedPaths: ["hello.txt"],
+    });
+    expect(translator.messageEnd(toolResult("call-2", "bash"))?.payload).toMatchObject({
+      toolCallId: "call-2",
+      changedPaths: ["notes/old.md"],
+    });
+    // Given once: a second result with the same id has none.
+    expect(translator.messageEnd(toolResult("call-1", "bash"))?.payload).not.toHaveProperty("changedPaths");
+  });
+
+  it("is an empty list when the looks saw no change, and absent when there was no look", () => {
+    const translator = started();
+    translator.toolExecutionEnd(
+      { toolCallId: "looked", toolName: "read", isError: false, durationMs: 1 },
+      {
+        paths: [],
+        truncated: false,
+      },
+    );
+    translator.toolExecutionEnd({
+      toolCallId: "not-looked",
+      toolName: "read",
+      isError: false,
+      durationMs: 1,
+    });
+    expect(translator.messageEnd(toolResult("looked", "read"))?.payload).toEqual({
+      toolName: "read",
+      toolCallId: "looked",
+      isError: false,
+      input: {},
+      changedPaths: [],
+    });
+    expect(translator.messageEnd(toolResult("not-looked", "read"))?.payload).toEqual({
+      toolName: "read",
+      toolCallId: "not-looked",
+      isError: false,
+      input: {},
+    });
+  });
+
+  it("says changedPathsTruncated when the list was cut", () => {
+    const translator = started();
+    const cut = { paths: ["a.txt", "b.txt"], truncated: true };
+    translator.toolExecutionEnd(
+      { toolCallId: "call-1", toolName: "bash", isError: false, durationMs: 9 },
+      cut,
+    );
+    expect(translator.messageEnd(toolResult("call-1", "bash"))?.payload).toMatchObject({
+      changedPaths: ["a.txt", "b.txt"],
+      changedPathsTruncated: true,
+    });
+  });
+
+  it("goes with an aborted call's result too: what it changed until then", () => {
+    const translator = started();
+    translator.toolExecutionEnd(
+      { toolCallId: "call-1", toolName: "bash", isError: true, durationMs: 300, result: { content: [] } },
+      wrote,
+    );
+    expect(translator.messageEnd(toolResult("call-1", "bash", true))?.payload).toMatchObject({
+      isError: true,
+      changedPaths: ["hello.txt"],
+    });
+  });
+
+  it("goes with a nested call's result at once: it has no message of its own", () => {
+    const translator = started();
+    translator.toolExecutionStart({ toolCallId: "call-1/1", args: { path: "hello.txt" } });
+    const [result] = translator.toolExecutionEnd(
+      {
+        toolCallId: "call-1/1",
+        toolName: "write",
+        isError: false,
+        durationMs: 2,
+        parentToolCallId: "call-1",
+      },
+      wrote,
+    );
+    expect(result?.payload).toMatchObject({ parentToolCallId: "call-1", changedPaths: ["hello.txt"] });
+  });
+
+  it("goes with a ! command's event", () => {
+    const command: UserBashEvent = {
+      type: "user_bash",
+      command: "touch a.txt",
+      excludeFromContext: false,
+      cwd: "/p",
+    };
+    expect(started().userBash(command, 0, { paths: ["a.txt"], truncated: false })).toEqual({
+      name: "user_bash",
+      payload: { command: "touch a.txt", exitCode: 0, excludeFromContext: false, changedPaths: ["a.txt"] },
+    });
+  });
+
+  it("never comes from a session file", () => {
+    const translator = started();
+    expect(translator.bashExecution(bashExecution("touch a.txt", 0)).payload).not.toHaveProperty(
+      "changedPaths",
+    );
+    expect(translator.nestedCall({ id: "c/1", name: "write", status: "ok" }).payload).not.toHaveProperty(
+      "changedPaths",
+    );
+  });
+});
+
 describe("model and thinking level", () => {
   const one = { provider: "scripted", id: "scripted-1" };
   const two = { provider: "scripted", id: "scripted-2" };

@@ -367,6 +367,43 @@ describe("starting", () => {
   });
 });
 
+describe("what a call changed (changedPaths)", () => {
+  const CREATED_HELLO = quest({
+    id: "hello",
+    checks: [
+      {
+        id: "created",
+        describe: "Pi created hello.txt",
+        type: "event",
+        match: { event: "tool_result", fields: { "changedPaths.*": { ends_with: "hello.txt" } } },
+      },
+    ],
+  });
+
+  it("is read only while the active quest has a check that reads it", async () => {
+    const h = await start({ pack: [CREATED_HELLO, SOLO] });
+    await h.controller.idle();
+    expect(h.controller.readsChangedPaths()).toBe(true);
+    await h.controller.command("start solo");
+    expect(h.controller.readsChangedPaths()).toBe(false);
+  });
+
+  it("follows the active quest's pinned definition, not the quest file as it is now", async () => {
+    const dir = makeWorkspace();
+    const first = await start({ dir, pack: [CREATED_HELLO] });
+    await first.controller.dispose();
+    // The author removed the check since: the learner's active quest still has it.
+    const edited = quest({ id: "hello", checks: [{ type: "event", match: { event: "input" } }] });
+    const again = await start({ dir, pack: [edited] });
+    expect(again.controller.readsChangedPaths()).toBe(true);
+  });
+
+  it("is not read with no active quest", async () => {
+    const h = await start({ pack: [CREATED_HELLO], start: "off" });
+    expect(h.controller.readsChangedPaths()).toBe(false);
+  });
+});
+
 describe("recorded events", () => {
   it("go to the event log with the session id, and reach the file", async () => {
     const h = await start();

@@ -4,6 +4,8 @@
  * real `pi` drives the same wiring in tests/e2e/pi-events.test.ts.
  */
 
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type {
   CustomEntry,
   EntryRenderer,
@@ -16,6 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import piQuests from "../../src/extension/index.ts";
 import { QUEST_MESSAGE_ENTRY } from "../../src/extension/pi-ui.ts";
+import { REPO } from "../support/cli.ts";
 import { dataFolderOf } from "../support/pi-rpc.ts";
 import { agentSealer } from "../support/seal.ts";
 import { makeWorkspace } from "../support/workspace.ts";
@@ -101,7 +104,7 @@ async function loaded(mode: "print" | "tui" = "print") {
     if (!read.ok) throw new Error(JSON.stringify(read.diagnostics));
     return read.events.map(({ name, payload }) => ({ name, payload }));
   };
-  return { handlers, renderers, tools, entries, session, fire, events };
+  return { handlers, renderers, tools, entries, session, fire, events, workspace };
 }
 
 const PLAIN_THEME = {
@@ -191,6 +194,27 @@ describe("the extension's entry", () => {
       { name: "session_tree", payload: { summarized: false } },
       { name: "session_compact", payload: { reason: "manual", summary: "Summary." } },
     ]);
+  });
+
+  it("takes no look around a call in print mode, which has no quest controller: no changedPaths", async () => {
+    process.env.PI_QUESTS_PACK = join(REPO, "fixtures/packs/changed-paths");
+    const { fire, events, workspace } = await loaded();
+    await fire("session_start", { reason: "startup" });
+    await fire("message_end", {
+      message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", arguments: {} }] },
+    });
+    await fire("tool_execution_start", { toolCallId: "c1", toolName: "bash", args: {} });
+    writeFileSync(join(workspace, "hello.txt"), "hello\n");
+    await fire("tool_execution_end", { toolCallId: "c1", toolName: "bash", isError: false, durationMs: 3 });
+    await fire("message_end", {
+      message: { role: "toolResult", toolCallId: "c1", toolName: "bash", isError: false },
+    });
+    expect((await events()).find((event) => event.name === "tool_result")?.payload).toEqual({
+      toolName: "bash",
+      toolCallId: "c1",
+      isError: false,
+      input: {},
+    });
   });
 
   it("records a label before the event that follows it, whichever that is", async () => {

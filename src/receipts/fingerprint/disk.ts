@@ -50,7 +50,9 @@ export function inspect(scan: Scan, path: string): Entry | null {
 }
 
 /** Git's rule: executable when the owner may execute it (git status sees no other bit). */
-const modeOf = (stats: Stats): Mode => (stats.mode & 0o100 ? "100755" : "100644");
+export const isExecutable = (mode: number): boolean => (mode & 0o100) !== 0;
+
+const modeOf = (stats: Stats): Mode => (isExecutable(stats.mode) ? "100755" : "100644");
 
 /**
  * Whether `folder` (workspace-relative) is a real folder below the root with no symbolic link
@@ -103,27 +105,43 @@ function read(scan: Scan, entry: Entry): void {
       entry.blob = gitBlobId(target);
       return;
     }
-    // O_NOFOLLOW: a file swapped for a link since lstat fails instead of being followed;
-    // O_NONBLOCK: one swapped for a fifo cannot hang the open.
-    const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile()) throw new Refused(`${entry.path} is not a regular file`);
-      checkFileSize(scan, entry.path, stats.size);
-      const content = Buffer.allocUnsafe(stats.size);
-      for (let filled = 0; filled < content.length; ) {
-        const bytesRead = readSync(fd, content, filled, content.length - filled, filled);
-        if (bytesRead === 0) throw new Refused(`${entry.path} changed while it was read`);
-        filled += bytesRead;
-      }
-      entry.mode = modeOf(stats);
-      entry.size = content.length;
-      entry.blob = gitBlobId(content);
-    } finally {
-      closeSync(fd);
-    }
+    const { content, stats } = readRegularFile(absolute, entry.path, (size) =>
+      checkFileSize(scan, entry.path, size),
+    );
+    entry.mode = modeOf(stats);
+    entry.size = content.length;
+    entry.blob = gitBlobId(content);
   } catch (error) {
     if (error instanceof Refused) throw error;
     throw new Refused(`cannot read ${entry.path}: ${codeOf(error)}`);
+  }
+}
+
+/**
+ * The bytes of the regular file at `absolute` (`path` names it in a refusal), never through a
+ * link and never blocking; `checkSize` sees its size before it is read and throws to refuse it.
+ * A file that shrinks while it is read is refused; any other failure is the system's error.
+ */
+export function readRegularFile(
+  absolute: string,
+  path: string,
+  checkSize: (size: number) => void,
+): { content: Buffer; stats: Stats } {
+  // O_NOFOLLOW: a file swapped for a link since lstat fails instead of being followed;
+  // O_NONBLOCK: one swapped for a fifo cannot hang the open.
+  const fd = openSync(absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Refused(`${path} is not a regular file`);
+    checkSize(stats.size);
+    const content = Buffer.allocUnsafe(stats.size);
+    for (let filled = 0; filled < content.length; ) {
+      const bytesRead = readSync(fd, content, filled, content.length - filled, filled);
+      if (bytesRead === 0) throw new Refused(`${path} changed while it was read`);
+      filled += bytesRead;
+    }
+    return { content, stats };
+  } finally {
+    closeSync(fd);
   }
 }

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
 import { FieldPredicateSchema, IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
-import { QUEST_COMPLETED_EVENT } from "../../events/names.ts";
+import { CHANGED_PATHS_FIELD, QUEST_COMPLETED_EVENT } from "../../events/names.ts";
 import type { EvaluationContext } from "../context.ts";
 import { compileEventMatch, type EventIndex, fieldPathProblem } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
@@ -118,6 +118,22 @@ function evaluateEventCheck(check: EventCheck, ctx: EvaluationContext, index: Ev
     ...(firstMatchSeq !== undefined ? { firstMatchSeq } : {}),
     ...(sessionId !== undefined ? { sessionId } : {}),
   });
+}
+
+/**
+ * Whether these checks (a quest's) read what a tool call or `!` command changed: an event check
+ * with a `fields` path that starts with `changedPaths` (`changedPaths.*`, `changedPathsTruncated`).
+ * Only for such a quest does the extension look at the workspace around every call; any other
+ * quest pays nothing for the field.
+ */
+export function readsChangedPaths(checks: readonly { type: string }[]): boolean {
+  return checks.some(
+    (check) =>
+      check.type === "event" &&
+      Object.keys((check as EventCheck).match.fields ?? {}).some((path) =>
+        path.startsWith(CHANGED_PATHS_FIELD),
+      ),
+  );
 }
 
 export const eventCheck = defineCheckType({

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../../src/core/diagnostics.ts";
+import { readsChangedPaths } from "../../../src/verifier/checks/event.ts";
 import { evaluateCheck } from "../../../src/verifier/evaluate.ts";
 import { loadQuestFile } from "../../../src/verifier/loader.ts";
 import { check } from "../../support/checks.ts";
@@ -187,6 +188,60 @@ describe("event checks", () => {
         expect(loaded.diagnostics.map((d) => formatDiagnostic({ ...d, file: "q.yaml" }))).toEqual([
           'q.yaml:9:61: checks[0].match.fields: "skills.a*": * stands for any element only as a whole segment (like contextFiles.*), not inside "a*"',
         ]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe("changedPaths: what a tool call or ! command changed", () => {
+    const piCreatedHello = check({
+      type: "event",
+      match: {
+        event: "tool_result",
+        outcome: "success",
+        fields: { "changedPaths.*": { ends_with: "hello.txt" } },
+      },
+    });
+    const statusOf = async (payload: Record<string, unknown>) =>
+      (await evaluateCheck(piCreatedHello, context({ events: events({ name: "tool_result", payload }) })))
+        .status;
+
+    it("matches a call that changed the path, whatever tool made the change", async () => {
+      const bash = { toolName: "bash", isError: false, input: { command: "cat > hello.txt" } };
+      expect(await statusOf({ ...bash, changedPaths: ["docs/hello.txt", "notes.md"] })).toBe("pass");
+      expect(await statusOf({ ...bash, toolName: "my_extension_tool", changedPaths: ["hello.txt"] })).toBe(
+        "pass",
+      );
+      expect(await statusOf({ ...bash, changedPaths: ["notes.md"] })).toBe("fail");
+      expect(await statusOf({ ...bash, changedPaths: [] })).toBe("fail");
+      // No look was taken (a session file, print mode, another quest): no match.
+      expect(await statusOf(bash)).toBe("fail");
+    });
+
+    it("is what makes the extension look: a quest reads it when an event check's fields path starts with it", () => {
+      const event = (fields?: Record<string, unknown>) => ({
+        type: "event",
+        match: { event: "tool_result", ...(fields ? { fields } : {}) },
+      });
+      expect(readsChangedPaths([event({ "changedPaths.*": { ends_with: "a.txt" } })])).toBe(true);
+      expect(readsChangedPaths([event({ changedPathsTruncated: true })])).toBe(true);
+      expect(readsChangedPaths([event({ "changedPaths.0": "a.txt" })])).toBe(true);
+      const fileCheck = { type: "file_exists", path: "a.txt" };
+      expect(readsChangedPaths([fileCheck, event({ "input.path": "a.txt" }), event()])).toBe(false);
+      expect(readsChangedPaths([])).toBe(false);
+    });
+
+    it("lints clean in a quest file", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "pi-quests-event-changed-"));
+      try {
+        const file = join(dir, "q.yaml");
+        await writeFile(
+          file,
+          "version: 1\nid: q\ntitle: Q\ngoal: g\nchecks:\n  - type: event\n    match: { event: tool_result, outcome: success, fields: { changedPaths.*: { ends_with: hello.txt } } }\n",
+        );
+        const loaded = await loadQuestFile(file);
+        expect(loaded.ok && readsChangedPaths(loaded.value.checks)).toBe(true);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
