@@ -17,8 +17,17 @@
  * `/quest status` says which applies.
  * No Pi import: Pi's functions come in through the ports below.
  */
-import type { AgentToolResult, BashToolDetails, ExtensionToolContext } from "@earendil-works/pi-coding-agent";
-import type { BashSandbox } from "../probes/os/bash-sandbox.ts";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type {
+  AgentToolResult,
+  BashToolDetails,
+  ExtensionAPI,
+  ExtensionContext,
+  ExtensionToolContext,
+} from "@earendil-works/pi-coding-agent";
+import { agentDirFrom } from "../core/paths.ts";
+import { type BashSandbox, probeBashSandbox } from "../probes/os/bash-sandbox.ts";
 import type { PiModules } from "../runtime/pi-host.ts";
 
 /** Which protection keeps the agent's bash from pi-quests' records, and why that one. */
@@ -171,4 +180,46 @@ export function protectionNotice(protection: BashProtection): string | undefined
 
 function unreachable(value: never): never {
   throw new Error(`unexpected protection ${JSON.stringify(value)}`);
+}
+
+/** The agent's bash as the extension wires it to Pi, with what `/quest status` needs first. */
+export type WiredAgentBash = AgentBash & {
+  /** Finds the protection that applies now; with a UI, the learner is told once a session when it is the guard. */
+  settle(ctx: ExtensionContext): Promise<void>;
+};
+
+/**
+ * Registers the agent's bash with Pi: taken over at each session start (before any prompt),
+ * the sandbox probed then with a UI (print mode probes on the first bash call, so a run that
+ * never uses bash starts no process for it), the learner told once when the records are in
+ * sight of the agent's commands.
+ */
+export function wireAgentBash(
+  pi: ExtensionAPI,
+  modules: AgentBashDeps["modules"],
+  options: { ownCommand: string; notify(ctx: ExtensionContext, text: string): void },
+): WiredAgentBash {
+  const bash = createAgentBash({
+    pi,
+    modules,
+    ownCommand: options.ownCommand,
+    dataDirOf: (cwd) => join(agentDirFrom(process.env, cwd, homedir()), "quests"),
+    sandboxFor: (dataDir) => probeBashSandbox({ dataDir }),
+  });
+  let told = false;
+  const settle = async (ctx: ExtensionContext) => {
+    const notice = protectionNotice(await bash.protection(ctx.cwd));
+    if (told || !notice || !ctx.hasUI) return;
+    told = true;
+    try {
+      options.notify(ctx, notice);
+    } catch {
+      // A ctx made stale by a session replacement: the next session says it.
+    }
+  };
+  pi.on("session_start", (_event, ctx) => {
+    bash.claim();
+    if (ctx.hasUI) void settle(ctx);
+  });
+  return { ...bash, settle };
 }

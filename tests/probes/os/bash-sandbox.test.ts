@@ -31,9 +31,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   type BashSandbox,
   closeBashSandboxes,
-  hiddenPathsOf,
   probeBashSandbox,
 } from "../../../src/probes/os/bash-sandbox.ts";
+import { hiddenPathsOf } from "../../../src/probes/os/mount-paths.ts";
 import { processAlive } from "../../../src/probes/os/process-group.ts";
 import { makeWorkspace, removeWorkspaces } from "../../support/workspace.ts";
 
