@@ -144,6 +144,35 @@ describe.runIf(supported.protection === "namespaces")("the model's bash, in the 
     expect(await learner.close()).toBe(0);
   });
 
+  it("stays the agent's bash after a new session and a /reload (pi-quests takes it over again each time)", async () => {
+    const learner = startPiRpc({
+      workspace: makeWorkspace(),
+      session: true,
+      script: [
+        { tools: [{ name: "bash", arguments: { command: LOOK_FOR_THE_KEY } }] },
+        { text: "Looked." },
+        { tools: [{ name: "bash", arguments: { command: LOOK_FOR_THE_KEY } }] },
+        { text: "Looked again." },
+      ],
+    });
+    await learner.settled();
+    await learner.request({ type: "new_session" });
+    await learner.prompt("Look around.");
+    await learner.settled();
+    await learner.prompt("/reload");
+    await learner.settled();
+    await learner.prompt("Look again.");
+    await learner.settled();
+    const key = keyOf(learner.agentDir);
+    const looked = bashOutputs(learner);
+    expect(looked).toHaveLength(2);
+    for (const output of looked) {
+      expect(output).not.toContain(key);
+      expect(output).toMatch(/^found: \nlisted: \nkey: cat: .*: No such file or directory\n$/);
+    }
+    expect(await learner.close()).toBe(0);
+  });
+
   it("/quest status says the agent's bash runs where the records look like an empty, read-only folder", async () => {
     const learner = startPiRpc({ workspace: makeWorkspace(), pack: makeWorkspace(NOTES_PACK_FILES) });
     await learner.settled();
