@@ -2,6 +2,7 @@
 import { rmSync } from "node:fs";
 import { cpus, homedir, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
+import { bashSandboxTable, benchBashSandbox } from "./bash-sandbox.ts";
 import { benchChangedPaths, changedPathsTable } from "./changed-paths.ts";
 import { benchCli, cliTable } from "./cli.ts";
 import { benchCurriculum, curriculumTable } from "./curriculum.ts";
@@ -38,6 +39,8 @@ const extension = await benchExtension();
 process.stdout.write(`${extensionTable(extension)}\n`);
 process.stdout.write("\n## Extension: the turn_end handler\n\n");
 process.stdout.write(`${turnEndTable(extension)}\n`);
+process.stdout.write("\n## Extension: the agent's bash in the sandbox, per command\n\n");
+process.stdout.write(`${bashSandboxTable(await benchBashSandbox())}\n`);
 
 process.stdout.write(
   "\n## What a call changed (`changedPaths`): the looks per tool call against `git status`\n\n",

@@ -19,6 +19,8 @@ export const SCRIPTED_MODEL = join(REPO, "fixtures/pi/scripted-model.ts");
 export const EXTENSION = join(REPO, "src/extension/index.ts");
 /** A test-only extension for what RPC cannot do natively (nested tool calls, /tree, labels, a blocker). */
 export const TEST_CONTROLS = join(REPO, "fixtures/pi/test-controls.ts");
+/** A test-only extension whose `bash` is Pi's plain tool: another extension overriding `bash`. */
+export const PLAIN_BASH = join(REPO, "fixtures/pi/plain-bash.ts");
 
 /** A JSON value, as a tool call's arguments hold them. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -49,6 +51,8 @@ export type PiRpcOptions = {
   session?: boolean;
   /** More extensions to load with `-e`, after the scripted model and pi-quests. */
   extensions?: string[];
+  /** Extensions to load with `-e` before pi-quests (a tool they register of a name wins over its). */
+  extensionsBefore?: string[];
   env?: Record<string, string>;
 };
 
@@ -87,13 +91,19 @@ export type PiRpc = {
  * session is wanted, the scripted model's extension, pi-quests' unless left out, and the model.
  */
 export function scriptedPiArgs(
-  options: { extension?: boolean; session?: boolean; extensions?: string[] } = {},
+  options: {
+    extension?: boolean;
+    session?: boolean;
+    extensions?: string[];
+    extensionsBefore?: string[];
+  } = {},
 ): string[] {
   return [
     "--offline",
     ...(options.session ? [] : ["--no-session"]),
     "-e",
     SCRIPTED_MODEL,
+    ...(options.extensionsBefore ?? []).flatMap((extension) => ["-e", extension]),
     ...(options.extension === false ? [] : ["-e", EXTENSION]),
     ...(options.extensions ?? []).flatMap((extension) => ["-e", extension]),
     "--provider",
@@ -134,6 +144,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
       extension: options.withExtension !== false,
       session: options.session === true,
       extensions: options.extensions,
+      extensionsBefore: options.extensionsBefore,
     }),
     env: {
       PATH: process.env.PATH ?? "",

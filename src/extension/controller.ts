@@ -56,6 +56,8 @@ export type QuestControllerDeps = {
   start?: QuestStart;
   /** The folder Pi runs in: `/quest status` shows the verifier's worktree paths as paths relative to it. */
   workspace?: string;
+  /** What `/quest status` says about how the agent's bash is kept from the records (bash-tool.ts). */
+  protectionText?: () => string;
 };
 
 export type QuestController = {
@@ -138,6 +140,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     activate: activator.activate,
     skip: activator.skip,
     integrityText: () => alerts.statusText(),
+    protectionText: deps.protectionText ?? (() => ""),
     confirmationPrompt,
     formatResult: (result, title) =>
       formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),

@@ -3,9 +3,10 @@
  * of the workspace's real path): progress.json, events.jsonl, and the task verifier's and
  * receipts' files. Never inside the project. No schema library: print mode uses it too.
  */
-import { realpath } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { agentDirFrom } from "../core/paths.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 
@@ -20,6 +21,12 @@ export type DataFolder = {
   folder: string;
   eventsFile: string;
   progressFile: string;
+  /**
+   * The data dir is on a read-only file system: a Pi started from the agent's sandboxed bash
+   * (src/probes/os/bash-sandbox.ts) sees it as an empty read-only folder. pi-quests then records
+   * nothing, quietly: the Pi outside records the session that started it.
+   */
+  readOnly: boolean;
 };
 
 export async function locateDataFolder(
@@ -39,5 +46,21 @@ export async function locateDataFolder(
     folder,
     eventsFile: join(folder, "events.jsonl"),
     progressFile: join(folder, "progress.json"),
+    readOnly: await onReadOnlyFileSystem(dataDir),
   };
+}
+
+/** Whether `path`, or the nearest folder above it that exists (where it would be made), is read-only. */
+async function onReadOnlyFileSystem(path: string): Promise<boolean> {
+  for (let at = path; ; at = dirname(at)) {
+    try {
+      await access(at, constants.W_OK);
+      return false;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EROFS") return true;
+      // Not there yet: where it would be made decides. Any other answer is not a read-only disk.
+      if (code !== "ENOENT" || dirname(at) === at) return false;
+    }
+  }
 }

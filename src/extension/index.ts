@@ -24,7 +24,7 @@ import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
-import type { ReviewModelSource } from "../runtime/reviewer.ts";
+import { type AgentBash, protectionText, type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import type { QuestController } from "./controller.ts";
 import { claimProcess } from "./load-guard.ts";
@@ -32,6 +32,7 @@ import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, que
 import { questCompletions } from "./quest-command.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
+import { reviewModelsOf } from "./review-models.ts";
 
 /** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
 const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
@@ -67,7 +68,10 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
       appendMessage: (message) => pi.appendEntry(QUEST_MESSAGE_ENTRY, message),
     });
   const sdk: PiSdkSource = async () => ({ ok: true, sdk: host.modules });
-  const quests = createQuestHost(uiOf, { host, sdk, tui });
+  // The agent's bash: Pi's own tool, its commands run where the records are hidden (bash-tool.ts).
+  const notify = (ctx: ExtensionContext, text: string) => uiOf(ctx).notify(text, "warning");
+  const bash = wireAgentBash(pi, host.modules, { ownCommand: QUEST_COMMAND, notify });
+  const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
   const translator = createPiEventTranslator();
   // Looks around each call, only while the active quest reads changedPaths (never in print mode).
   const looks = createCallLooks(() => {
@@ -169,11 +173,24 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     const loaded = tui.loaded();
     return loaded ? questMessageComponent(entry.data, theme, messageComponents(loaded)) : undefined;
   });
-  pi.registerCommand("quest", {
+  const recordLabels = (ctx: ExtensionContext) => record(translator.labels(ctx.sessionManager.getEntries()));
+  registerQuestCommand(pi, { quests, bash, uiOf, recordLabels });
+}
+
+const QUEST_COMMAND = "quest";
+
+/** `/quest`: its subcommands, run by the controller (opened now in print mode). */
+function registerQuestCommand(
+  pi: ExtensionAPI,
+  { quests, bash, uiOf, recordLabels }: QuestCommandParts,
+): void {
+  pi.registerCommand(QUEST_COMMAND, {
     description: "Quests: list, start ID, check, hint, status, skip, debrief, reset",
     getArgumentCompletions: (prefix) => questCompletions(prefix, quests.controller()?.quests() ?? []),
     handler: async (args, ctx) => {
-      record(translator.labels(ctx.sessionManager.getEntries()));
+      recordLabels(ctx);
+      // `/quest status` says which protection applies, as it stands now.
+      await bash.settle(ctx);
       const controller = await quests.commandController(ctx);
       if (!controller) {
         uiOf(ctx).say("pi-quests is not running in this session (see the earlier notification).");
@@ -183,6 +200,13 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     },
   });
 }
+
+type QuestCommandParts = {
+  quests: ReturnType<typeof createQuestHost>;
+  bash: WiredAgentBash;
+  uiOf(ctx: ExtensionContext): QuestUi;
+  recordLabels(ctx: ExtensionContext): void;
+};
 
 /**
  * A tool call's start (its arguments) and end (a nested call's result, a block), with the looks
@@ -231,8 +255,8 @@ function tuiOf(host: PiHost) {
   };
 }
 
-/** What the quest session gets of Pi: where it runs from, its SDK, pi-tui. */
-type FromPi = { host: PiHost; sdk: PiSdkSource; tui: ReturnType<typeof tuiOf> };
+/** What the quest session gets of Pi: where it runs from, its SDK, pi-tui; and the agent's bash. */
+type FromPi = { host: PiHost; sdk: PiSdkSource; tui: ReturnType<typeof tuiOf>; bash: AgentBash };
 
 /**
  * pi-quests within one Pi session: opened at `session_start` without Pi waiting for it (events
@@ -277,8 +301,11 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       sessionId: () => sessionId,
       backlog: early,
       reviewModels: reviewModelsOf(ctx),
+      protectionText: () => protectionText(fromPi.bash.known()),
     });
     if (opened.ok) return opened.controller;
+    // Quietly (an info line, which print mode does not print): a `pi -p` in the agent's bash.
+    if (opened.readOnly) return void ui.notify(opened.message, "info");
     ui.showHud({ kind: "broken", notice: "the quest pack has errors (see the notification)" });
     ui.notify(`pi-quests: ${opened.message}`, "error");
     return undefined;
@@ -334,36 +361,6 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       sink = controller ?? DISCARD;
       return controller;
     },
-  };
-}
-
-/**
- * Where a review check's model comes from when it names none: the learner's current model (read
- * when the review starts), and the providers extensions registered in this Pi (a custom provider,
- * the scripted play model), which the reviewer's own model runtime does not have.
- */
-function reviewModelsOf(ctx: ExtensionContext): ReviewModelSource {
-  const live = <T>(read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch {
-      return undefined; // a ctx made stale by a session replacement: no model from it
-    }
-  };
-  return {
-    current: () => live(() => (ctx.model ? { provider: ctx.model.provider, id: ctx.model.id } : undefined)),
-    registeredProvider: (provider) =>
-      live(() => {
-        const config = ctx.modelRegistry.getRegisteredProviderConfig(provider);
-        if (config) return { kind: "config" as const, config };
-        const native = ctx.modelRegistry.getRegisteredNativeProvider(provider);
-        return native ? { kind: "native" as const, provider: native } : undefined;
-      }),
-    endpointInPi: (provider, id) =>
-      live(() => {
-        const model = ctx.modelRegistry.find(provider, id);
-        return model ? { api: model.api, baseUrl: model.baseUrl } : undefined;
-      }),
   };
 }
 

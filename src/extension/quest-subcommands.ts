@@ -29,6 +29,8 @@ export type QuestCommandContext = {
   skip(quest: Quest): Promise<QuestMessage>;
   /** What `/quest status` adds about altered records and blocked tool calls (empty: nothing). */
   integrityText(): string;
+  /** What `/quest status` says about how the agent's bash is kept from the records (empty: nothing). */
+  protectionText(): string;
   /**
    * The engine's answers, given by the controller: this table is read when Pi starts (for Tab),
    * before the engine and its schema library are loaded.
@@ -192,15 +194,15 @@ const status = subcommand({
   name: "status",
   help: "the last result, with evidence",
   parse: noArguments,
-  run({ session, ui, integrityText, formatResult }) {
+  run({ session, ui, integrityText, protectionText, formatResult }) {
     const integrity = integrityText();
-    if (!session.active) {
-      return ui.say(integrity ? `${noActiveQuest(session)}\n\n${integrity}` : noActiveQuest(session));
-    }
+    const protection = protectionText();
+    const after = [...(integrity ? ["", integrity.trimEnd()] : []), ...(protection ? ["", protection] : [])];
+    if (!session.active) return ui.say([noActiveQuest(session), ...after].join("\n"));
     const { quest } = session.active;
     const result = session.lastResultOf(quest.id);
     const report = result ? formatResult(result, quest.title) : `${quest.title}: not checked yet`;
-    ui.say(message(report.trimEnd(), "", "Goal:", goalOf(quest), ...(integrity ? ["", integrity] : [])));
+    ui.say(message(report.trimEnd(), "", "Goal:", goalOf(quest), ...after));
   },
 });
 

@@ -1,7 +1,8 @@
 /**
  * Print and JSON mode (no UI): events are recorded to the workspace's log and nothing else
  * happens (unless a Pi with a UI has this workspace's quest session open: then it owns the log,
- * session-lock.ts, and print mode records nothing). No HUD to show, and an evaluation would only be cancelled when Pi exits; the next
+ * session-lock.ts, and print mode records nothing; nor where the data dir is read-only, as it is
+ * to a `pi -p` the agent runs from its sandboxed bash). No HUD to show, and an evaluation would only be cancelled when Pi exits; the next
  * session with a UI, or `pi-quests check --events`, evaluates what was recorded. This path
  * loads no schema library, so `pi -p` starts about as fast as without the extension.
  */
@@ -24,7 +25,15 @@ export async function openEventRecorder(options: {
   env: Record<string, string | undefined>;
   onWriteError: (error: unknown) => void;
 }): Promise<EventLog> {
-  const { eventsFile: file, dataDir, workspace, folder } = await locateDataFolder(options.cwd, options.env);
+  const {
+    eventsFile: file,
+    dataDir,
+    workspace,
+    folder,
+    readOnly,
+  } = await locateDataFolder(options.cwd, options.env);
+  // Inside the agent's sandboxed bash the data dir is hidden and read-only: nothing to record to.
+  if (readOnly) return NOT_RECORDING;
   // A session with a UI in this workspace owns the log: print mode inside it records nothing.
   if (await anotherSessionHolds(folder)) return NOT_RECORDING;
   const sealer = openRecordSealer(dataDir, "events", workspace);

@@ -40,9 +40,18 @@ export type QuestSessionOptions = {
   backlog?: PiEvent[];
   /** Where a review check's model comes from when it names none: the learner's model in Pi. */
   reviewModels?: ReviewModelSource;
+  /** What `/quest status` says about the agent's bash and pi-quests' records (bash-tool.ts). */
+  protectionText?: () => string;
 };
 
-export type QuestSessionOpened = { ok: true; controller: QuestController } | { ok: false; message: string };
+export type QuestSessionOpened =
+  | { ok: true; controller: QuestController }
+  | { ok: false; message: string; readOnly?: true };
+
+/** Why a Pi whose data dir is read-only (started from the agent's sandboxed bash) runs no quests. */
+function readOnlyMessage(dataDir: string): string {
+  return `pi-quests records nothing in this Pi: its records folder ${dataDir} is read-only here (a Pi started from the agent's bash sees it hidden). The Pi that started it keeps the quests.`;
+}
 
 export async function openQuestSession(options: QuestSessionOptions): Promise<QuestSessionOpened> {
   const { env, ui } = options;
@@ -55,6 +64,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   if (pack.value.length === 0) return { ok: false, message: `the quest pack ${packDir} has no quests` };
 
   const data = await locateDataFolder(options.cwd, env);
+  if (data.readOnly) return { ok: false, readOnly: true, message: readOnlyMessage(data.dataDir) };
   const { home, agentDir, dataDir, workspace, eventsFile } = data;
   const alerts = createIntegrityAlerts((message) => ui.notify(message, "warning"));
   const eventsSealer = openRecordSealer(dataDir, "events", workspace);
@@ -93,6 +103,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(options.backlog ? { backlog: options.backlog } : {}),
     start: questStartOf(env.PI_QUESTS_START),
     workspace,
+    ...(options.protectionText ? { protectionText: options.protectionText } : {}),
     async createEvaluator(quest, pins, confirmed, hooks) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

@@ -32,9 +32,23 @@ import { PI_SDK_NAMES, type PiSdk, type PiSdkSource } from "../probes/pi-sdk.ts"
 const PI_PACKAGE = "@earendil-works/pi-coding-agent";
 const PI_TUI_PACKAGE = "@earendil-works/pi-tui";
 
-/** What pi-quests uses of Pi's package: the probes' SDK and the extension's own two. */
-export type PiModules = PiSdk & Pick<typeof Pi, "createLocalBashOperations" | "getPackageDir">;
-const PI_MODULE_NAMES = [...PI_SDK_NAMES, "createLocalBashOperations", "getPackageDir"] as const;
+/**
+ * What pi-quests uses of Pi's package: the probes' SDK and the extension's own (the local shell
+ * of `!` commands, and Pi's bash tool with the shell it resolves, which the agent's sandboxed
+ * `bash` is made from).
+ */
+export type PiModules = PiSdk &
+  Pick<
+    typeof Pi,
+    "createLocalBashOperations" | "createBashToolDefinition" | "getShellConfig" | "getPackageDir"
+  >;
+const PI_MODULE_NAMES = [
+  ...PI_SDK_NAMES,
+  "createLocalBashOperations",
+  "createBashToolDefinition",
+  "getShellConfig",
+  "getPackageDir",
+] as const;
 
 /** What the extension uses of pi-tui: the HUD's truncation and a kept message's components. */
 export type PiTui = Pick<typeof Tui, "Markdown" | "Text" | "truncateToWidth">;

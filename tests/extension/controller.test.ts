@@ -231,6 +231,7 @@ type StartOptions = {
   pinDependencies?: QuestControllerDeps["pinDependencies"];
   start?: QuestControllerDeps["start"];
   workspace?: string;
+  protectionText?: () => string;
 };
 
 async function start(options: StartOptions = {}) {
@@ -259,6 +260,7 @@ async function start(options: StartOptions = {}) {
     debounceMs: 5,
     start: options.start,
     ...(options.workspace ? { workspace: options.workspace } : {}),
+    ...(options.protectionText ? { protectionText: options.protectionText } : {}),
   });
   opened.push(controller);
   /** Progress as saved in the file. */
@@ -896,6 +898,28 @@ describe("/quest status", () => {
     const h = await start({ dir });
     await h.controller.command("status");
     expect(h.ui.lastSaid()).toBe("No active quest. See /quest list, then /quest start ID.");
+  });
+
+  it("says how the agent's bash is kept from the records, as it stands when asked", async () => {
+    let protection = "Agent's bash: pi-quests is still finding out how to keep it from its records.";
+    const h = await start({
+      protectionText: () => protection,
+      createEvaluator: async () => async () => {
+        throw new Error("no engine");
+      },
+    });
+    await h.controller.idle();
+    protection =
+      "Agent's bash: its commands run where pi-quests' records (/a/quests) look like an empty, read-only folder; they cannot read or change them.";
+    await h.controller.command("status");
+    expect(h.ui.lastSaid()).toBe(`Alpha: not checked yet\n\nGoal:\nSay hello to Pi.\n\n${protection}`);
+    const dir = makeWorkspace();
+    await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });
+    const none = await start({ dir, protectionText: () => protection });
+    await none.controller.command("status");
+    expect(none.ui.lastSaid()).toBe(
+      `No active quest. See /quest list, then /quest start ID.\n\n${protection}`,
+    );
   });
 });
 

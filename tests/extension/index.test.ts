@@ -50,11 +50,19 @@ async function loaded(mode: "print" | "tui" = "print") {
   process.env.PI_CODING_AGENT_DIR = agentDir;
   const handlers = new Map<string, Handler[]>();
   const renderers = new Map<string, unknown>();
+  const tools = new Map<string, unknown>();
+  const from = { path: "/pi-quests/src/extension/index.ts" };
   const pi = {
     on(event: string, handler: Handler) {
       handlers.set(event, [...(handlers.get(event) ?? []), handler]);
     },
     registerCommand() {},
+    registerTool(tool: { name: string }) {
+      tools.set(tool.name, tool);
+    },
+    getAllTools: () => [...tools.keys()].map((name) => ({ name, sourceInfo: from })),
+    getCommands: () => [{ name: "quest", sourceInfo: from }],
+    getSettings: () => ({}),
     registerEntryRenderer(type: string, renderer: unknown) {
       renderers.set(type, renderer);
     },
@@ -96,7 +104,7 @@ async function loaded(mode: "print" | "tui" = "print") {
     if (!read.ok) throw new Error(JSON.stringify(read.diagnostics));
     return read.events.map(({ name, payload }) => ({ name, payload }));
   };
-  return { handlers, renderers, entries, session, fire, events, workspace };
+  return { handlers, renderers, tools, entries, session, fire, events, workspace };
 }
 
 const PLAIN_THEME = {

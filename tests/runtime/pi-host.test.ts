@@ -17,7 +17,13 @@ afterEach(removeWorkspaces);
 const PCA = realpathSync(join(REPO, "node_modules/@earendil-works/pi-coding-agent"));
 const BUNDLED_CLI = join(PCA, "dist/bundle/cli.js");
 const ESC = String.fromCharCode(27);
-const NAMES = [...PI_SDK_NAMES, "createLocalBashOperations", "getPackageDir"];
+const NAMES = [
+  ...PI_SDK_NAMES,
+  "createLocalBashOperations",
+  "createBashToolDefinition",
+  "getShellConfig",
+  "getPackageDir",
+];
 
 /** A module with every name the host wants, each a stub; `getPackageDir` answers `packageDir`. */
 const fakePi = (packageDir = "/nowhere") =>

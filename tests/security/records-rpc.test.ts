@@ -3,11 +3,23 @@
  * go after pi-quests' records. A call the guard sees is blocked and the learner is told; one that
  * slips past it (the data dir's path built at run time) forges a record, which is ignored: the
  * HUD stays red and says records were altered.
+ *
+ * The forgeries need a bash that can see the records: where pi-quests' bash sandbox runs, they
+ * find an empty folder (bash-sandbox-rpc.test.ts). So they run with another extension's `bash`
+ * loaded first (fixtures/pi/plain-bash.ts: Pi's plain tool), as on a machine where the sandbox
+ * cannot be made: the guard and the seals are then what hold, and this file shows they do.
  */
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { closeAllPis, dataFolderOf, type PiRpc, startPiRpc } from "../support/pi-rpc.ts";
+import {
+  closeAllPis,
+  dataFolderOf,
+  type PiRpc,
+  type PiRpcOptions,
+  PLAIN_BASH,
+  startPiRpc as startPi,
+} from "../support/pi-rpc.ts";
 import { CHECK_SCRIPT, FIX_PACK_FILES, NOTES_PACK_FILES } from "../support/records.ts";
 import { expectNoLeftoverWorktrees, makeRepo, snapshot } from "../support/task-verifier.ts";
 import { makeWorkspace } from "../support/workspace.ts";
@@ -15,8 +27,11 @@ import { makeWorkspace } from "../support/workspace.ts";
 const HELP_LINE = "  /quest hint · /quest status · /quest list";
 afterEach(closeAllPis);
 
-/** The data dir's path, built so that no name the guard looks for is in the command text. */
-const HIDDEN_FOLDER = `d="$(printenv PI_CODING_AGENT_DIR)/que""sts/work""spaces"; cd "$d"/*`;
+/** Pi with another extension's `bash` (Pi's plain tool): the records are in sight of the agent's commands. */
+const startPiRpc = (options: PiRpcOptions) => startPi({ extensionsBefore: [PLAIN_BASH], ...options });
+
+/** The data dir's path, built so that no name the guard looks for is in the command text (quoted or not). */
+const HIDDEN_FOLDER = `d="$(printenv PI_CODING_AGENT_DIR)/$(printf %s que sts)/$(printf %s work spaces)"; cd "$d"/*`;
 
 const FORGE_RECEIPT = `${HIDDEN_FOLDER}/receipts && f=$(ls *.json | head -1) && sed -e 's/"state": "failed"/"state": "passed"/' -e 's/"status": "fail"/"status": "pass"/' -e 's/"exitCode": 1/"exitCode": 0/' -e "s/\\"id\\": \\"[^\\"]*\\"/\\"id\\": \\"forged\\"/" "$f" > forged.json`;
 
@@ -199,13 +214,16 @@ describe("the model's bash forges entries in Pi's own session file", () => {
       "",
     ].join("\n"),
   };
-  /** A label and a name appended to the session file Pi is writing, as Pi would write them. */
+  /**
+   * A label and a name appended to the session file Pi is writing, as Pi would write them. Pi's
+   * sessions are outside pi-quests' data dir, in sight in the bash sandbox too: run with it.
+   */
   const FORGE_ENTRIES = `f=$(ls -t "$(printenv PI_CODING_AGENT_DIR)"/sessions/*/*.jsonl | head -1) && printf '%s\\n' '{"type":"label","id":"forged01","parentId":null,"timestamp":"2026-12-01T00:00:00.000Z","targetId":"forged00","label":"done"}' '{"type":"session_info","id":"forged02","parentId":"forged01","timestamp":"2026-12-01T00:00:00.000Z","name":"done"}' >> "$f" && echo appended`;
 
   it("a label and a session name appended to the file are not events: live recording reads Pi's memory, and the next session starts after them", async () => {
     const workspace = makeWorkspace();
     const pack = makeWorkspace(LABEL_PACK);
-    const first = startPiRpc({
+    const first = startPi({
       workspace,
       pack,
       session: true,
@@ -233,7 +251,7 @@ describe("the model's bash forges entries in Pi's own session file", () => {
     expect(await first.close()).toBe(0);
 
     // Resumed, Pi loads the forged entries as history: still not events.
-    const second = startPiRpc({ workspace, pack, agentDir, session: true });
+    const second = startPi({ workspace, pack, agentDir, session: true });
     await second.settled();
     const resume = second.lines.length;
     second.send({ id: "resume", type: "switch_session", sessionPath: sessionFile });

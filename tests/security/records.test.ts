@@ -472,6 +472,78 @@ describe("the tool-call guard", () => {
     expect(decide("bash", { command: "cat quests/intro.md" })).toEqual({ block: false });
   });
 
+  it("blocks bash whose globs can only mean the records: find ~ -name 'seal.k*', ~/.pi/agent/q*/s*, and the like", () => {
+    for (const command of [
+      "find ~ -name 'seal.k*'",
+      "find / -name seal.k\\* 2>/dev/null | xargs cat",
+      "cat ~/.pi/agent/q*/s*",
+      "cat $HOME/.pi/agent/quest?/seal.*",
+      'cat "$PI_CODING_AGENT_DIR"/*/seal.key',
+      `tar cf - \${PI_CODING_AGENT_DIR}/q[u]ests`,
+      "cd ~/.pi/agent && cat q*/s*",
+      "cat agent/quests/*/*/progress.json",
+      "find . -name 'progr*.json' -exec cat {} +",
+      "ls -la work*",
+    ]) {
+      const decision = decide("bash", { command });
+      expect(decision.block, command).toBe(true);
+      expect(decision.block && decision.reason).toMatch(/off-limits to the agent/);
+    }
+    // Globs of ordinary work go through, a project's own quests/ folder included, and the
+    // package's name beside the agent dir (the install quest's own check).
+    for (const command of [
+      "grep pi-quests ~/.pi/agent/settings.json",
+      "ls *",
+      "cat *.json",
+      "rm -f s*",
+      "ls quests/*.yaml",
+      "ls ~/.pi/agent/*",
+      "find . -name '*.key'",
+      "grep -rn 'se.*key' src",
+      "git add src/*.ts && git commit -m wip",
+    ])
+      expect(decide("bash", { command }), command).toEqual({ block: false });
+  });
+
+  it('blocks bash that names the data dir through quotes or backslashes: que""sts, se\\al.key', () => {
+    for (const command of [
+      'cd "$(printenv PI_CODING_AGENT_DIR)/que""sts/work""spaces"',
+      "cat ~/.pi/agent/qu'es'ts/x",
+      "cat /some/where/se\\al.key",
+    ])
+      expect(decide("bash", { command }).block, command).toBe(true);
+  });
+
+  it("blocks write and edit whose text names the data dir (a script written to run later)", () => {
+    const script = '#!/bin/sh\nfor f in ~/.pi/agent/q*/s*; do cp "$f" /tmp/k; done\n';
+    expect(decide("write", { path: "steal.sh", content: script }).block).toBe(true);
+    expect(
+      decide("write", {
+        path: "t.test.js",
+        content: "require('fs').readFileSync(process.env.HOME + '/.pi/agent/quests/seal.key')",
+      }).block,
+    ).toBe(true);
+    expect(
+      decide("edit", {
+        path: "package.json",
+        edits: [
+          { oldText: '"test": "node t.js"', newText: '"test": "cat $PI_CODING_AGENT_DIR/quests/seal.key"' },
+        ],
+      }).block,
+    ).toBe(true);
+    expect(decide("edit", { path: "run.sh", oldText: "x", newText: "find ~ -name 'seal.k*'" }).block).toBe(
+      true,
+    );
+    // Ordinary text, and the agent dir's own files (the keybinding quest), go through.
+    expect(decide("write", { path: "answer.txt", content: "fixed\n" })).toEqual({ block: false });
+    expect(
+      decide("write", { path: `${agentDir}/keybindings.json`, content: '{ "app.session.tree": "alt+t" }\n' }),
+    ).toEqual({ block: false });
+    expect(decide("edit", { path: "src/calc.js", edits: [{ oldText: "a - b", newText: "a * b" }] })).toEqual({
+      block: false,
+    });
+  });
+
   it("blocks file tools whose path reaches the data dir, through ~, .. or a symlink in the workspace", () => {
     const project = realpathSync(makeWorkspace());
     const fakeAgent = realpathSync(makeWorkspace({ "quests/seal.key": "k\n" }));

@@ -7,7 +7,14 @@ import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { makeWorkspace } from "./workspace.ts";
 
 export type { PiRpc, PiRpcOptions, RpcLine, ScriptedTurn } from "../../scripts/pi-rpc.ts";
-export { EXTENSION, PI, SCRIPTED_MODEL, scriptedPiArgs, TEST_CONTROLS } from "../../scripts/pi-rpc.ts";
+export {
+  EXTENSION,
+  PI,
+  PLAIN_BASH,
+  SCRIPTED_MODEL,
+  scriptedPiArgs,
+  TEST_CONTROLS,
+} from "../../scripts/pi-rpc.ts";
 
 const started = new Set<PiRpc>();
 
