@@ -254,11 +254,7 @@ export function createPiEventTranslator(): PiEventTranslator {
 
   return {
     sessionStart({ entries: had = [], model, ...session }) {
-      assistantTurns = had.filter(
-        (entry) =>
-          entry.type === "message" &&
-          (entry as { message?: { role?: string } }).message?.role === "assistant",
-      ).length;
+      assistantTurns = assistantMessagesIn(had);
       entries.start(had.length);
       models.start(model);
       return sessionStartEvent({
@@ -314,16 +310,7 @@ export function createPiEventTranslator(): PiEventTranslator {
       }
       return events;
     },
-    nestedCall({ id, name, arguments: input, status }) {
-      return toolResultEvent({
-        toolName: name,
-        toolCallId: id,
-        isError: status === "unfinished" ? undefined : status === "error",
-        input,
-        // Pi names a nested call `<caller>/<n>`; an id without a caller names none.
-        parentToolCallId: id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : undefined,
-      });
-    },
+    nestedCall: nestedCallResult,
     turnEnd: ({ turnIndex }) => turnEndEvent({ assistantTurns, turnIndex }),
     agentEnd({ aborted } = {}) {
       inputs.clear();
@@ -359,6 +346,26 @@ export function createPiEventTranslator(): PiEventTranslator {
         skills: skills.map((skill) => skill.name),
       }),
   };
+}
+
+/** How many assistant messages a session already holds (a resumed or forked one). */
+function assistantMessagesIn(had: EntriesRead): number {
+  return had.filter(
+    (entry) =>
+      entry.type === "message" && (entry as { message?: { role?: string } }).message?.role === "assistant",
+  ).length;
+}
+
+/** A nested call as a session file records it, as the tool_result it was. */
+function nestedCallResult({ id, name, arguments: input, status }: NestedCallRead): PiEvent {
+  return toolResultEvent({
+    toolName: name,
+    toolCallId: id,
+    isError: status === "unfinished" ? undefined : status === "error",
+    input,
+    // Pi names a nested call `<caller>/<n>`; an id without a caller names none.
+    parentToolCallId: id.includes("/") ? id.slice(0, id.lastIndexOf("/")) : undefined,
+  });
 }
 
 /** A saved session opened again: `/resume`, or a start with messages already (Pi says `startup` for `pi --continue`). */
