@@ -17,7 +17,7 @@ import { findPi } from "./plays/pi-binary.ts";
 import { planAdvisedOrder, planChains } from "./plays/plan.ts";
 import { type TestReport, testExitCode } from "./plays/report.ts";
 import { isReporterName, REPORTER_NAMES, REPORTERS } from "./plays/reporters.ts";
-import { type PlayRun, runPlays } from "./plays/runner.ts";
+import { type PlayRun, runPlays, shareRequirements } from "./plays/runner.ts";
 import { TEST_USAGE } from "./usage.ts";
 
 const TEST_OPTIONS = {
@@ -80,7 +80,10 @@ export async function test(args: string[], io: CliIo): Promise<number> {
   // Planned with every play: a chosen quest's requirements are set up by their own pass plays.
   const runs: PlayRun[] = advised
     ? [{ kind: "sequence", plays: sequence }]
-    : planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play));
+    : shareRequirements(
+        planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play)),
+        jobs,
+      );
   const { reports: played, kept } = await runPlays(runs, {
     pack,
     piCli: pi.pi.cli,
@@ -92,7 +95,9 @@ export async function test(args: string[], io: CliIo): Promise<number> {
     timeouts: PLAY_TIMEOUTS,
   });
   // In the advised order the quests before the ones asked are played too, to get there; only the asked are reported.
-  const reports = played.filter((play) => asked(play.quest));
+  const order = (report: { quest: string; play: string }) =>
+    chosen.findIndex((play) => play.quest === report.quest && play.name === report.play);
+  const reports = played.filter((play) => asked(play.quest)).sort((a, b) => order(a) - order(b));
   const report: TestReport = {
     pack: positionals[0] ?? "",
     plays: reports,

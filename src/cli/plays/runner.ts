@@ -4,11 +4,17 @@
  * its own containment so that no process a play started outlives it, then the folders removed.
  * The reports come back in pack order, whatever order the chains end in.
  */
-import { mkdir, mkdtemp, readdir, realpath, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { Play } from "../../verifier/play.ts";
-import { type ChainSetting, type PlayedOutcome, runChain, runSequence } from "./chain-run.ts";
+import {
+  type ChainSetting,
+  type PlayedOutcome,
+  playRequirements,
+  runChain,
+  runSequence,
+} from "./chain-run.ts";
 import { openPlayContainment, type PlayContainment } from "./containment.ts";
 import { EXTENSION_FILES } from "./defaults.ts";
 import { writePiShim } from "./pi-shim.ts";
@@ -50,13 +56,53 @@ export async function runPlays(
   }
 }
 
-/** What one folder of its own plays: a chain that ends with the play it reports, or a sequence. */
-export type PlayRun = PlayChain | { kind: "sequence"; plays: readonly Play[] };
+/**
+ * What one folder of its own plays: a chain that ends with the play it reports; the pack's
+ * advised order as one sequence; or chains that require the same quests, sharing one run of
+ * their requirements (`shareRequirements`).
+ */
+export type PlayRun =
+  | PlayChain
+  | { kind: "sequence"; plays: readonly Play[] }
+  | { kind: "shared"; before: readonly Play[]; plays: readonly Play[] };
+
+/**
+ * Chains that require the same quests as one run each that plays the requirements once, then
+ * each play from a copy of the folders as the requirements left them, restored in place (the same
+ * paths, so Pi's sessions and pi-quests' records stay valid): what playing them again would give,
+ * for one run of Pi instead of one a chain. A group is split in `parts` (the jobs), so the plays
+ * still run side by side.
+ */
+export function shareRequirements(chains: readonly PlayChain[], parts: number): PlayRun[] {
+  const groups = new Map<string, (PlayChain & { kind: "runnable" })[]>();
+  const runs: PlayRun[] = [];
+  for (const chain of chains) {
+    if (chain.kind !== "runnable" || chain.before.length === 0) {
+      runs.push(chain);
+      continue;
+    }
+    const key = chain.before.map((play) => play.source).join("\n");
+    groups.set(key, [...(groups.get(key) ?? []), chain]);
+  }
+  for (const group of groups.values()) {
+    if (group.length === 1) {
+      runs.push(...group);
+      continue;
+    }
+    const count = Math.min(parts, group.length);
+    for (let part = 0; part < count; part++) {
+      const plays = group.filter((_, index) => index % count === part).map((chain) => chain.play);
+      runs.push({ kind: "shared", before: group[0]?.before ?? [], plays });
+    }
+  }
+  return runs;
+}
+
+type Reported = PlayedOutcome & Pick<PlayReport, "containment">;
 
 /** The reports of one run, in play order, each also given to `onPlay`. */
 async function runOne(run: PlayRun, dir: string, options: RunnerOptions): Promise<PlayReport[]> {
-  const begin = Date.now();
-  const reportOf = (play: Play, played: PlayedOutcome & Pick<PlayReport, "containment">, ms: number) => {
+  const reportOf = (play: Play, played: Reported, ms: number) => {
     const report: PlayReport = {
       quest: play.quest,
       play: play.name,
@@ -69,41 +115,101 @@ async function runOne(run: PlayRun, dir: string, options: RunnerOptions): Promis
     return report;
   };
   if (run.kind === "unplayable") return [reportOf(run.play, { outcome: "error", reason: run.reason }, 0)];
-  const plays = run.kind === "sequence" ? run.plays : [run.play];
-
   const folders = await makeChainFolders(dir, options.piCli);
+  if (run.kind === "runnable") {
+    const played = await contained(options, folders, async (setting, ended) =>
+      ended(run.play, await runChain(setting, run.before, run.play)),
+    );
+    return [reportOf(run.play, ...played.of(run.play))];
+  }
+  if (run.kind === "sequence") {
+    const played = await contained(options, folders, (setting, ended) =>
+      runSequence(setting, run.plays, ended),
+    );
+    return run.plays.map((play) => reportOf(play, ...played.of(play)));
+  }
+  return runShared(run, dir, folders, options, reportOf);
+}
+
+/** A `shared` run: the requirements once, then each play in the folders as they left them. */
+async function runShared(
+  run: Extract<PlayRun, { kind: "shared" }>,
+  dir: string,
+  folders: ChainFolders,
+  options: RunnerOptions,
+  reportOf: (play: Play, played: Reported, ms: number) => PlayReport,
+): Promise<PlayReport[]> {
+  let stopped: PlayedOutcome | undefined;
+  const required = await contained(options, folders, async (setting) => {
+    stopped = await playRequirements(setting, run.before);
+  });
+  const unplayed = stopped ?? required.problem;
+  if (unplayed) return run.plays.map((play) => reportOf(play, unplayed, 0));
+  const snapshot = `${dir}.required`;
+  await cp(dir, snapshot, SNAPSHOT_COPY);
+  const reports: PlayReport[] = [];
+  for (const [index, play] of run.plays.entries()) {
+    if (index > 0) {
+      await rm(dir, { recursive: true, force: true });
+      await cp(snapshot, dir, SNAPSHOT_COPY);
+    }
+    const played = await contained(options, folders, async (setting, ended) =>
+      ended(play, await runChain(setting, [], play)),
+    );
+    reports.push(reportOf(play, ...played.of(play)));
+  }
+  if (!options.keep) await rm(snapshot, { recursive: true, force: true });
+  return reports;
+}
+
+/** Links stay links, times stay: the folders as the requirements left them. */
+const SNAPSHOT_COPY = { recursive: true, preserveTimestamps: true, verbatimSymlinks: true } as const;
+
+/** What `contained` gives: each play's outcome and time, and what went wrong around them, if anything. */
+type Contained = { of(play: Play): [Reported, number]; problem?: Reported };
+
+/**
+ * Runs `work` in the folders inside a containment of its own, closed after it: nothing a play
+ * started outlives it. A play's outcome is an error when `work` threw, or when the containment
+ * could not end what it started (`problem` says which).
+ */
+async function contained(
+  options: RunnerOptions,
+  folders: ChainFolders,
+  work: (setting: ChainSetting, ended: (play: Play, played: PlayedOutcome) => void) => Promise<void>,
+): Promise<Contained> {
   const containment = await openPlayContainment();
   const env = { ...playEnv(options, folders), ...containment.env };
-  const setting = chainSetting(options, folders, env, containment);
-  // A chain's time is the play's; in a sequence each play's own.
   const outcomes = new Map<Play, { played: PlayedOutcome; ms: number }>();
-  let since = begin;
+  let since = Date.now();
   const ended = (play: Play, played: PlayedOutcome) => {
     outcomes.set(play, { played, ms: Date.now() - since });
     since = Date.now();
   };
   let failure: string | undefined;
   try {
-    if (run.kind === "sequence") await runSequence(setting, run.plays, ended);
-    else ended(run.play, await runChain(setting, run.before, run.play));
+    await work(chainSetting(options, folders, env, containment), ended);
   } catch (error) {
     failure = (error as Error).message.split("\n")[0] ?? "failed";
   }
   const closed = await containment.close();
-  return plays.map((play) => {
-    const { played, ms } = outcomes.get(play) ?? {
-      played: { outcome: "error" as const, reason: failure ?? "not played" },
-      ms: 0,
-    };
-    // Nothing a play started may outlive it: a run whose processes could not be ended is an error.
-    if (!closed.ok)
-      return reportOf(play, { outcome: "error", reason: closed.message, containment: containment.kind }, ms);
-    return reportOf(
-      play,
-      { ...played, ...(failure === undefined ? { containment: containment.kind } : {}) },
-      ms,
-    );
-  });
+  const problem: Reported | undefined = !closed.ok
+    ? { outcome: "error", reason: closed.message, containment: containment.kind }
+    : failure !== undefined
+      ? { outcome: "error", reason: failure }
+      : undefined;
+  return {
+    of(play) {
+      const { played, ms } = outcomes.get(play) ?? {
+        played: problem ?? { outcome: "error", reason: "not played" },
+        ms: 0,
+      };
+      // Nothing a play started may outlive it: a run whose processes could not be ended is an error.
+      if (!closed.ok) return [problem as Reported, ms];
+      return [{ ...played, ...(failure === undefined ? { containment: containment.kind } : {}) }, ms];
+    },
+    ...(problem ? { problem } : {}),
+  };
 }
 
 /** A home, an agent dir and a workspace under `dir`, made, and `bin/pi` running `piCli`. */
