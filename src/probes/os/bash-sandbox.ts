@@ -267,8 +267,15 @@ async function openKeeper(parts: KeeperParts): Promise<Keeper> {
     });
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      // Let stderr arrive before reading it.
-      setImmediate(() => resolve(firstLine(stderr) || `the sandbox ended with ${signal ?? code}`));
+      // Its stderr may still be on the way: read it once it ends (a process it started may hold
+      // it open, so not for ever).
+      const said = () => resolve(firstLine(stderr) || `the sandbox ended with ${signal ?? code}`);
+      if (child.stderr === null || child.stderr.readableEnded) return said();
+      const late = setTimeout(said, STDERR_WAIT_MS);
+      child.stderr.once("end", () => {
+        clearTimeout(late);
+        said();
+      });
     });
   });
   const close = () => {
@@ -385,6 +392,9 @@ function findIn(folders: readonly string[], name: string): string | undefined {
 
 /** How long the probe may take: two namespaces and a mount are a few milliseconds. */
 const PROBE_TIMEOUT_MS = 10_000;
+
+/** How long a sandbox that ended waits for the rest of its stderr. */
+const STDERR_WAIT_MS = 1_000;
 
 async function runProbe(
   sh: string,
