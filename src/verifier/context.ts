@@ -25,6 +25,8 @@ export type EvaluationContext = {
   baseline?: string;
   /** The quest being evaluated (names the scripts it runs). */
   questId: string;
+  /** Its checks: an event check's `after: {check}` is another one's first match. */
+  questChecks?: readonly { id: string; type: string }[];
   /** Aborting stops running commands and leaves the remaining checks pending. */
   signal?: AbortSignal;
   /** Receipts for command checks: reuse of fresh ones, a record of every run. */

@@ -47,7 +47,8 @@ export async function evaluateQuest(
 ): Promise<QuestResult> {
   const index = indexEvents(ctx.events);
   const evaluated: CheckResult[] = [];
-  for (const check of quest.checks) evaluated.push(await evaluateCheck(check, ctx, index));
+  const withChecks = { ...ctx, questChecks: quest.checks };
+  for (const check of quest.checks) evaluated.push(await evaluateCheck(check, withChecks, index));
   const checks = ctx.receipts ? await ctx.receipts.recheck(evaluated) : evaluated;
   return { quest: quest.id, ...aggregate(checks), checks };
 }

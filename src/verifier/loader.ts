@@ -16,7 +16,7 @@ import { isInside, parseQuestPath, type QuestPathRule } from "../core/paths.ts";
 import { readYamlSource, type YamlProblem, type YamlSource } from "../core/yaml-source.ts";
 import type { YamlValueCache } from "../core/yaml-value-cache.ts";
 import type { PathField } from "./checks/define.ts";
-import { pathFieldsOf, withQuestDefaults } from "./checks/registry.ts";
+import { pathFieldsOf, problemsAmong, withQuestDefaults } from "./checks/registry.ts";
 import { defaultCheckId, type Quest, type QuestFile, QuestFileSchema } from "./quest.ts";
 import { formatPath, zodDiagnostics } from "./schema-diagnostics.ts";
 
@@ -136,6 +136,10 @@ async function readQuestFile(file: string, options: LoadOptions): Promise<ReadQu
     } else {
       seen.set(check.id, index);
     }
+  });
+  checks.forEach((check, index) => {
+    for (const { field, message } of problemsAmong(check, checks))
+      problems.push({ path: ["checks", index, ...field], message });
   });
 
   problems.push(...pathProblems(result.data));

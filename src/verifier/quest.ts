@@ -60,7 +60,8 @@ function newerFieldMessage(
   if (field === "type") return `type: ${check.type} is a version ${version} check type; ${say}`;
   if (field === "assert" && "assert" in check)
     return `assert: ${String(check.assert)} is a version ${version} assertion of a ${check.type} check; ${say}`;
-  return `a ${check.type} check's ${field} is a version ${version} field; ${say}`;
+  const article = /^[aeiou]/.test(check.type) ? "an" : "a";
+  return `${article} ${check.type} check's ${field} is a version ${version} field; ${say}`;
 }
 export type QuestFile = z.infer<typeof QuestFileSchema>;
 

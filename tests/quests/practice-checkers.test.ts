@@ -170,6 +170,24 @@ describe("check-json-stream.mjs script (print-and-json)", () => {
 });
 
 describe("check-sdk.mjs (sdk-program)", () => {
+  it("fails a program that reads the session files itself, though it names the SDK: asked again, the SDK names them anew", () => {
+    const dir = project({
+      "sdk/sessions.ts": `// SessionManager from "@earendil-works/pi-coding-agent", by hand.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+const folder = process.argv[2];
+for (const file of readdirSync(folder)) {
+  const named = readFileSync(join(folder, file), "utf8").split("\\n").filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.type === "session_info");
+  console.log(named.at(-1)?.name);
+}
+`,
+    });
+    expect(check(dir, "check-sdk.mjs")).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(/did not list the sessions through the SDK/),
+    });
+  });
+
   it("passes a program that loads the SDK with await import() and prints more than the name on a line", () => {
     const dir = project({
       "sdk/sessions.ts": `const { SessionManager } = await import("@earendil-works/pi-coding-agent");
@@ -177,5 +195,71 @@ for (const session of await SessionManager.list(process.cwd(), process.argv[2]))
 `,
     });
     expect(check(dir, "check-sdk.mjs")).toMatchObject({ status: 0 });
+  });
+});
+
+/** src/todo.js with the due dates of the capstone, `overdue` as given. */
+const todoWith = (overdue: string) => `export function createList() { return []; }
+export function addTodo(list, text, { due = null } = {}) {
+  const todo = { id: list.length + 1, text, done: false, due };
+  list.push(todo);
+  return todo;
+}
+export function completeTodo(list, id) {
+  const todo = list.find((item) => item.id === id);
+  if (!todo) throw new Error("no todo " + id);
+  todo.done = true;
+  return todo;
+}
+export function listTodos(list, { done } = {}) {
+  return done === undefined ? [...list] : list.filter((todo) => todo.done === done);
+}
+export function overdue(list, day) { ${overdue} }
+`;
+const FIXED_CALC =
+  "export function add(a, b) { return a + b; }\nexport function multiply(a, b) { return a * b; }\n";
+
+describe("check-code.mjs (exact-edit, capstone): the code judged from outside its process", () => {
+  it("passes honest code of other shapes: overdue() sorted by date, or with a truthy due", () => {
+    for (const overdue of [
+      "return list.filter((t) => !t.done && t.due !== null && t.due < day);",
+      "return list.filter((t) => !t.done && t.due && t.due < day).sort((a, b) => a.due.localeCompare(b.due));",
+    ]) {
+      const dir = project({ "src/calc.js": FIXED_CALC, "src/todo.js": todoWith(overdue) });
+      expect(check(dir, "check-code.mjs", ["calc", "greet", "todo"]), overdue).toMatchObject({ status: 0 });
+    }
+  });
+
+  it("fails add() still wrong, however the tests were made to pass in the code's own process", () => {
+    const cheats = {
+      "assert stubbed": 'import assert from "node:assert/strict";\nassert.equal = () => {};\n',
+      "the process ended at import": "process.exit(0);\n",
+      "the test runner's lines printed":
+        'console.log("TAP version 13\\nok 1 - add() adds two numbers\\n1..1");\n',
+    };
+    for (const [cheat, text] of Object.entries(cheats)) {
+      const dir = project({ "src/calc.js": `${text}${readFileSync(join(PRACTICE, "src/calc.js"), "utf8")}` });
+      expect(check(dir, "check-code.mjs", ["calc"]), cheat).toMatchObject({
+        status: 1,
+        output: expect.stringMatching(/add\(.*\) returned|could not be called/),
+      });
+    }
+  });
+
+  it("fails todo code without the feature: a todo without a due date, and no overdue()", () => {
+    const noDue = project({ "src/calc.js": FIXED_CALC });
+    expect(check(noDue, "check-code.mjs", ["todo"])).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(/whose due is undefined; it should be/),
+    });
+    const wrong = project({
+      "src/todo.js": todoWith("return list.filter((t) => t.due !== null && t.due < day);"),
+    });
+    expect(check(wrong, "check-code.mjs", ["todo"])).toMatchObject({
+      status: 1,
+      output: expect.stringMatching(
+        /^check-code: overdue\(list, "\d{4}-\d\d-\d\d"\) returned .*it should list the open todos/,
+      ),
+    });
   });
 });

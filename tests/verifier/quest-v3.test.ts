@@ -65,3 +65,43 @@ describe("version 3 check fields", () => {
     ]);
   });
 });
+
+describe("an event check's after: {check} (version 3)", () => {
+  const order = (version: number, afterOfFollowed: string, afterOfLoaded = "") => `version: ${version}
+id: rules
+title: House rules
+goal: Load AGENTS.md, then follow it.
+checks:
+  - id: loaded
+    type: event
+${afterOfLoaded}    match: { event: context_loaded }
+  - id: followed
+    type: event
+    after: { check: ${afterOfFollowed} }
+    match: { event: tool_result }
+`;
+
+  it("names another event check of the quest", async () => {
+    const loaded = await load(order(3, "loaded"));
+    expect(loaded.ok).toBe(true);
+  });
+
+  it("is an error when it names no other event check (with the closest name), itself, or goes round in a circle", async () => {
+    expect(await problems(order(3, "loadd"))).toEqual([
+      'q.yaml:11:21: after names "loadd", which is no other event check of this quest; did you mean loaded?',
+    ]);
+    expect(await problems(order(3, "followed"))).toEqual([
+      'q.yaml:11:21: after names "followed", which is no other event check of this quest; its event checks: loaded',
+    ]);
+    expect(await problems(order(3, "loaded", "    after: { check: followed }\n"))).toEqual([
+      "q.yaml:8:21: after goes round in a circle: loaded after followed after loaded",
+      "q.yaml:12:21: after goes round in a circle: followed after loaded after followed",
+    ]);
+  });
+
+  it("needs version 3", async () => {
+    expect(await problems(order(2, "loaded"))).toEqual([
+      "q.yaml:11:12: checks[1].after: an event check's after is a version 3 field; say version: 3 to use it",
+    ]);
+  });
+});

@@ -99,9 +99,20 @@ export type CheckBehaviour<P> = CheckWording & {
    * version a quest file must say to use them; empty when it uses none.
    */
   newerFieldsUsed?(check: P): readonly VersionedField[];
+  /**
+   * What is wrong with this check among its quest's checks (a reference to another check), each
+   * with the field it is at; none when absent.
+   */
+  problemsAmong?(check: P & { id: string }, checks: readonly SiblingCheck[]): readonly CheckProblem[];
   /** The check once the quest's own fields apply to it (a command check takes the quest's `editable`). */
   withQuestDefaults?(check: P & { id: string }, quest: QuestDefaults): P & { id: string };
 };
+
+/** Another check of the same quest, as a check may refer to it. */
+export type SiblingCheck = { id: string; type: string; after?: unknown };
+
+/** A problem at a field of a check (the path below the check), in words. */
+export type CheckProblem = { field: readonly (string | number)[]; message: string };
 
 /** A field a format version added: a quest file that uses it says at least that `version`. */
 export type VersionedField = { field: string; version: 2 | 3 };

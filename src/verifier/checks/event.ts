@@ -5,12 +5,13 @@
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
 import { FieldPredicateSchema, IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
+import { closestName } from "../../core/suggest.ts";
 import { CHANGED_PATHS_FIELD, QUEST_COMPLETED_EVENT } from "../../events/names.ts";
 import type { EvaluationContext } from "../context.ts";
 import { compileEventMatch, type EventIndex, fieldPathProblem } from "../event-index.ts";
 import { describePredicate, matchesIntPredicate } from "../predicates.ts";
 import type { CheckResult } from "../results.ts";
-import { type CheckOf, defineCheckType } from "./define.ts";
+import { type CheckOf, type CheckProblem, defineCheckType, type SiblingCheck } from "./define.ts";
 import { pending, result } from "./result.ts";
 
 export const EventMatchSchema = z.strictObject({
@@ -30,10 +31,15 @@ export const EventMatchSchema = z.strictObject({
 });
 export type EventMatch = z.infer<typeof EventMatchSchema>;
 
-/** `after: quest-id` is `{ref: quest-id, event: "quest_completed"}`. */
+/**
+ * `after: quest-id` is `{ref: quest-id, event: "quest_completed"}`; `after: {check: ID}` (version 3)
+ * is the first match of another event check of the same quest: the order a quest asks for ("Pi ran
+ * the tests after it loaded AGENTS.md").
+ */
 export const EventAfterSchema = z.union([
   z.string().min(1),
   z.strictObject({ ref: z.string().min(1), event: z.string().min(1) }),
+  z.strictObject({ check: z.string().min(1) }),
 ]);
 export type EventAfter = z.infer<typeof EventAfterSchema>;
 
@@ -57,13 +63,18 @@ export type EventEvidence = {
   sessionId?: string;
 };
 
+type Boundary = { ok: true; seq: number } | { ok: false; reason: string };
+
 /** The seq after which events count, or why there is none yet. */
 function resolveBoundary(
   check: EventCheck,
   ctx: EvaluationContext,
   index: EventIndex,
-): { ok: true; seq: number } | { ok: false; reason: string } {
+  seen: ReadonlySet<string> = new Set(),
+): Boundary {
   if (check.after === undefined) return { ok: true, seq: -1 };
+  if (typeof check.after === "object" && "check" in check.after)
+    return firstMatchOf(check.after.check, ctx, index, new Set([...seen, check.id]));
   const { ref, event } =
     typeof check.after === "string" ? { ref: check.after, event: QUEST_COMPLETED_EVENT } : check.after;
   const explicit = ctx.eventRefs?.[ref]?.[event];
@@ -74,6 +85,70 @@ function resolveBoundary(
     if (candidate && candidate.payload.quest === ref) return { ok: true, seq: candidate.seq };
   }
   return { ok: false, reason: `no ${event} event for "${ref}" has been recorded yet` };
+}
+
+/**
+ * `after: {check: ID}` must name another event check of the quest, and following the names from
+ * check to check must never come back: a check cannot wait for itself.
+ */
+function afterProblems(check: EventCheck & { id: string }, checks: readonly SiblingCheck[]): CheckProblem[] {
+  const named = followedCheck(check);
+  if (named === undefined) return [];
+  const events = checks.filter((other) => other.type === "event" && other.id !== check.id);
+  if (!events.some((other) => other.id === named)) {
+    const ids = events.map((other) => other.id);
+    const closest = closestName(named, ids);
+    return [
+      {
+        field: ["after", "check"],
+        message: `after names "${named}", which is no other event check of this quest${closest ? `; did you mean ${closest}?` : ids.length > 0 ? `; its event checks: ${ids.join(", ")}` : ""}`,
+      },
+    ];
+  }
+  const path = [check.id];
+  for (let next: string | undefined = named; next !== undefined; ) {
+    if (path.includes(next))
+      return [
+        {
+          field: ["after", "check"],
+          message: `after goes round in a circle: ${[...path, next].join(" after ")}`,
+        },
+      ];
+    path.push(next);
+    const step = next;
+    next = followedCheck(checks.find((other) => other.id === step));
+  }
+  return [];
+}
+
+/** The check an event check's `after` names, if it names one. */
+function followedCheck(check: { after?: unknown } | undefined): string | undefined {
+  const after = check?.after;
+  return typeof after === "object" && after !== null && "check" in after ? String(after.check) : undefined;
+}
+
+/** The seq of the first match of the event check `id` of this quest (after its own boundary). */
+function firstMatchOf(
+  id: string,
+  ctx: EvaluationContext,
+  index: EventIndex,
+  seen: ReadonlySet<string>,
+): Boundary {
+  const other = ctx.questChecks?.find((check) => check.id === id);
+  // The loader refuses a name that is no event check of the quest, and a cycle: this is a guard.
+  if (other?.type !== "event" || seen.has(id))
+    return { ok: false, reason: `after names "${id}", which is no event check this one can follow` };
+  const check = other as EventCheck & { id: string };
+  const boundary = resolveBoundary(check, ctx, index, seen);
+  if (!boundary.ok) return boundary;
+  const matches = compileEventMatch(check.match);
+  const first = (index.byName.get(check.match.event) ?? []).find(
+    (event) => event.seq > boundary.seq && matches(event),
+  );
+  const what = check.describe ?? id;
+  return first
+    ? { ok: true, seq: first.seq }
+    : { ok: false, reason: `it comes after "${what}", which has not happened yet` };
 }
 
 function evaluateEventCheck(check: EventCheck, ctx: EvaluationContext, index: EventIndex): CheckResult {
@@ -141,6 +216,9 @@ export const eventCheck = defineCheckType({
   schema: EventCheckSchema,
   evaluate: evaluateEventCheck,
   needs: {},
+  problemsAmong: afterProblems,
+  newerFieldsUsed: (check) =>
+    typeof check.after === "object" && "check" in check.after ? [{ field: "after", version: 3 }] : [],
   // "No matching event (N recorded)" is for /quest status; the HUD says it plainly.
   hint: (result) =>
     result.status === "fail" && result.evidence.kind === "event" && result.evidence.matched === 0

@@ -10,7 +10,15 @@ import type { EventIndex } from "../event-index.ts";
 import type { CheckResult, PathEvidence, PendingEvidence } from "../results.ts";
 import { type CommandCheck, type CommandEvidence, commandCheck } from "./command.ts";
 import { type ConfirmEvidence, confirmCheck } from "./confirm.ts";
-import type { CheckBehaviour, PathField, QuestDefaults, ReportDetail, VersionedField } from "./define.ts";
+import type {
+  CheckBehaviour,
+  CheckProblem,
+  PathField,
+  QuestDefaults,
+  ReportDetail,
+  SiblingCheck,
+  VersionedField,
+} from "./define.ts";
 import { type EventEvidence, eventCheck } from "./event.ts";
 import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
 import { type GitEvidence, gitCheck } from "./git.ts";
@@ -162,6 +170,19 @@ export function newerFieldsUsed(check: ParsedCheck): readonly VersionedField[] {
 
 function newerFieldsOf<K extends CheckType>(type: K, check: ParsedByType[K]): readonly VersionedField[] {
   return BEHAVIOURS[type].newerFieldsUsed?.(check) ?? [];
+}
+
+/** What is wrong with `check` among its quest's checks (a reference to another one). */
+export function problemsAmong(check: Check, checks: readonly SiblingCheck[]): readonly CheckProblem[] {
+  return problemsAmongOf(check.type, check as ParsedByType[typeof check.type] & { id: string }, checks);
+}
+
+function problemsAmongOf<K extends CheckType>(
+  type: K,
+  check: ParsedByType[K] & { id: string },
+  checks: readonly SiblingCheck[],
+): readonly CheckProblem[] {
+  return BEHAVIOURS[type].problemsAmong?.(check, checks) ?? [];
 }
 
 /** The fields of this check that name paths, each with the rule it must follow (for the loader's lint). */

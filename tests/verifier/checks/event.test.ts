@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../../src/core/diagnostics.ts";
 import { readsChangedPaths } from "../../../src/verifier/checks/event.ts";
-import { evaluateCheck } from "../../../src/verifier/evaluate.ts";
+import { evaluateCheck, evaluateQuest } from "../../../src/verifier/evaluate.ts";
 import { loadQuestFile } from "../../../src/verifier/loader.ts";
 import { check } from "../../support/checks.ts";
 import { context, events } from "../../support/fake-probes.ts";
@@ -311,6 +311,57 @@ describe("event checks", () => {
         ),
       });
       expect((await evaluateCheck(afterWelcome, ctx)).status).toBe("fail");
+    });
+  });
+
+  describe("after another check of the quest (version 3)", () => {
+    const changed = check(
+      { type: "event", match: { event: "tool_result", fields: { "changedPaths.*": "src/greet.js" } } },
+      "changed",
+    );
+    const reviewed = check(
+      {
+        type: "event",
+        match: { event: "user_bash", fields: { command: { contains: "diff" } } },
+        after: { check: "changed" },
+      },
+      "reviewed",
+    );
+    const restored = check(
+      {
+        type: "event",
+        match: { event: "user_bash", fields: { command: { contains: "restore" } } },
+        after: { check: "reviewed" },
+      },
+      "restored",
+    );
+    const quest = { id: "undo", checks: [changed, reviewed, restored] };
+    const statuses = async (...recorded: Parameters<typeof events>) =>
+      (await evaluateQuest(quest, context({ events: events(...recorded) }))).checks.map((c) => c.status);
+
+    it("count only events after the other check's first match, in the order the quest asks", async () => {
+      expect(
+        await statuses(
+          { name: "tool_result", payload: { changedPaths: ["src/greet.js"] } },
+          { name: "user_bash", payload: { command: "git diff" } },
+          { name: "user_bash", payload: { command: "git restore src/greet.js" } },
+        ),
+      ).toEqual(["pass", "pass", "pass"]);
+    });
+
+    it("fail a step made before the one it follows, and wait (pending) while that one has not happened", async () => {
+      expect(
+        await statuses(
+          { name: "user_bash", payload: { command: "git diff" } },
+          { name: "tool_result", payload: { changedPaths: ["src/greet.js"] } },
+          { name: "user_bash", payload: { command: "git restore src/greet.js" } },
+        ),
+      ).toEqual(["pass", "fail", "pending"]);
+      const waiting = await evaluateQuest(quest, context({ events: events({ name: "turn_end" }) }));
+      expect(waiting.checks[1]?.evidence).toMatchObject({
+        pending: "not_reached",
+        summary: expect.stringMatching(/after "changed", which has not happened yet/),
+      });
     });
   });
 

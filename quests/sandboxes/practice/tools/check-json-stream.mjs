@@ -132,23 +132,62 @@ function checkStream(stream = "pi-run.jsonl") {
     records.some((record) => record.type === "message_end" && record.message?.role === role);
   if (!ended("user") || !ended("assistant"))
     fail(`${stream} has no prompt and answer (message_end of a user and an assistant message)`);
-  // Pi saved that session: a stream typed by hand has an id no session of Pi's has.
+  // Pi saved that session, with the run's messages: a stream typed by hand has an id no session of
+  // Pi's has, and one that borrows a saved session's id has other messages than it.
   const agentDir = process.env.PI_CODING_AGENT_DIR || join(homedir(), ".pi", "agent");
   const sessions = join(agentDir, "sessions");
-  const saved =
-    existsSync(sessions) &&
-    readdirSync(sessions, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .some((entry) =>
-        readdirSync(join(sessions, entry.name)).some((file) => file.endsWith(`_${header.id}.jsonl`)),
-      );
+  const saved = savedSession(sessions, header.id);
   if (!saved)
     fail(
       `Pi saved no session ${header.id} in ${sessions}: was ${stream} written by Pi (without --no-session)?`,
     );
+  const streamed = messagesOf(
+    records.filter((record) => record.type === "message_end").map((record) => record.message),
+  );
+  const kept = messagesOf(saved.filter((entry) => entry.type === "message").map((entry) => entry.message));
+  if (JSON.stringify(streamed) !== JSON.stringify(kept))
+    fail(
+      `${stream} names session ${header.id}, but its messages are not the ones Pi saved for that session: that run did not write it`,
+    );
   console.log(
     `check-json-stream: ${stream} holds session ${header.id}, ${records.length} events, saved by Pi`,
   );
+}
+
+/** The entries of the session file Pi saved with this id, if there is one. */
+function savedSession(sessions, id) {
+  if (!existsSync(sessions)) return undefined;
+  for (const folder of readdirSync(sessions, { withFileTypes: true }).filter((entry) =>
+    entry.isDirectory(),
+  )) {
+    const file = readdirSync(join(sessions, folder.name)).find((name) => name.endsWith(`_${id}.jsonl`));
+    if (!file) continue;
+    return readFileSync(join(sessions, folder.name, file), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line)];
+        } catch {
+          return [];
+        }
+      });
+  }
+  return undefined;
+}
+
+/** The user's and the assistant's messages as role and text, in order. */
+function messagesOf(messages) {
+  const text = (content) =>
+    typeof content === "string"
+      ? content
+      : (content ?? [])
+          .filter((part) => part?.type === "text")
+          .map((part) => part.text)
+          .join("\n");
+  return messages
+    .filter((message) => message?.role === "user" || message?.role === "assistant")
+    .map((message) => [message.role, text(message.content)]);
 }
 
 if (part === "script") checkScript(...args);

@@ -1,8 +1,10 @@
 // The sdk-program quest's checker: makes a session folder with two sessions named by random
 // words (one renamed after a first name), runs `sdk/sessions.ts DIR` against Pi's own SDK
 // (through pi-sdk-hook.mjs) and wants both current names in what it prints, one a line, and not
-// the old name. The names are new each run, so no program can know them in advance. Exit 0 when
-// it does; 1 with the reason otherwise.
+// the old name. The names are new each run, so no program can know them in advance. Then it runs
+// the program again with an SDK whose SessionManager answers other fresh names for the same
+// files: a program that reads the files itself (and only names the SDK, in a comment, say)
+// prints the files' names there, not the SDK's, and fails. Exit 0 when it does; 1 with the reason.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -49,25 +51,37 @@ try {
   );
   if (made.status !== 0) fail(`could not make the test sessions: ${made.stderr.trim().split("\n").at(-1)}`);
 
-  const run = spawnSync(process.execPath, ["--import", HOOK, PROGRAM, dir], {
-    encoding: "utf8",
-    timeout: 30_000,
-  });
-  if (run.error) fail(`${PROGRAM} could not run: ${run.error.message}`);
-  if (run.status !== 0)
-    fail(
-      `node ${PROGRAM} DIR exited ${run.status}: ${(run.stderr || run.stdout).trim().split("\n").slice(-3).join(" / ")}`,
-    );
+  const printed = (env = {}) => {
+    const run = spawnSync(process.execPath, ["--import", HOOK, PROGRAM, dir], {
+      encoding: "utf8",
+      timeout: 30_000,
+      env: { ...process.env, ...env },
+    });
+    if (run.error) fail(`${PROGRAM} could not run: ${run.error.message}`);
+    if (run.status !== 0)
+      fail(
+        `node ${PROGRAM} DIR exited ${run.status}: ${(run.stderr || run.stdout).trim().split("\n").slice(-3).join(" / ")}`,
+      );
+    return run.stdout;
+  };
   // One session a line: the name alone, or with more on its line (its path, a bullet).
-  const lines = run.stdout.split("\n");
-  const named = (name) => lines.some((line) => new RegExp(`(^|[^\\w])${name}([^\\w]|$)`).test(line));
-  const missing = [first, second].filter((name) => !named(name));
+  const says = (stdout, name) =>
+    stdout.split("\n").some((line) => new RegExp(`(^|[^\\w])${name}([^\\w]|$)`).test(line));
+  const stdout = printed();
+  const missing = [first, second].filter((name) => !says(stdout, name));
   if (missing.length > 0)
     fail(
-      `the sessions in DIR are named ${first} and ${second}; ${PROGRAM} printed ${JSON.stringify(run.stdout.slice(0, 200))}`,
+      `the sessions in DIR are named ${first} and ${second}; ${PROGRAM} printed ${JSON.stringify(stdout.slice(0, 200))}`,
     );
-  if (run.stdout.includes(old))
-    fail(`${PROGRAM} printed ${old}, a name the session had before it was renamed`);
+  if (stdout.includes(old)) fail(`${PROGRAM} printed ${old}, a name the session had before it was renamed`);
+
+  // The same files, with an SDK whose SessionManager names them anew.
+  const [third, fourth] = [word(), word()];
+  const through = printed({ PI_QUESTS_SDK_RENAME: JSON.stringify({ [first]: third, [second]: fourth }) });
+  if (![third, fourth].every((name) => says(through, name)))
+    fail(
+      `${PROGRAM} did not list the sessions through the SDK: asked again, SessionManager named them ${third} and ${fourth}, and the program printed ${JSON.stringify(through.slice(0, 200))} (take the names from SessionManager, not from the files)`,
+    );
   console.log(`check-sdk: ${PROGRAM} listed both sessions of the folder by name (${first}, ${second})`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // `node --import ./tools/pi-sdk-hook.mjs program.ts`: lets a program in this folder import Pi's
-// SDK (`@earendil-works/pi-coding-agent`) without installing anything. The bare name resolves to
+// SDK (`@earendil-works/pi-coding-agent`) without installing anything. For a checker,
+// PI_QUESTS_SDK_RENAME has the SDK's SessionManager answer other names for sessions. The bare name resolves to
 // the Pi you run: the package in PI_QUESTS_PI_PACKAGE when it is set (pi-quests sets it for its
 // checks), else the package of the `pi` on your PATH. Any other bare name this folder cannot
 // resolve (`typebox`, `@earendil-works/pi-ai`) is resolved from Pi's package, as Pi resolves an
@@ -37,11 +38,35 @@ if (!root) {
   process.exit(3);
 }
 const bundle = join(root, "dist", "bundle", "index.js");
-const entry = existsSync(bundle) ? bundle : join(root, "dist", "index.js");
+const entry = pathToFileURL(existsSync(bundle) ? bundle : join(root, "dist", "index.js")).href;
+
+/**
+ * Pi's SDK, but its SessionManager answers the sessions Pi names `from` as `names[from]`
+ * (check-sdk.mjs: only a program that asks SessionManager prints those names).
+ */
+function renamingSdk(names) {
+  return `export * from ${JSON.stringify(entry)};
+    import { SessionManager as PiSessionManager } from ${JSON.stringify(entry)};
+    const NAMES = ${JSON.stringify(names)};
+    const renamed = (info) => (info && Object.hasOwn(NAMES, info.name) ? { ...info, name: NAMES[info.name] } : info);
+    export class SessionManager extends PiSessionManager {
+      static async list(...args) { return (await super.list(...args)).map(renamed); }
+      static async listAll(...args) { return (await super.listAll(...args)).map(renamed); }
+      static open(...args) {
+        const manager = super.open(...args);
+        const name = manager.getSessionName();
+        if (Object.hasOwn(NAMES, name)) manager.getSessionName = () => NAMES[name];
+        return manager;
+      }
+    }`;
+}
+// A checker may have the SDK rename sessions (PI_QUESTS_SDK_RENAME: a JSON map of names).
+const rename = process.env.PI_QUESTS_SDK_RENAME;
+const sdk = rename ? `data:text/javascript,${encodeURIComponent(renamingSdk(JSON.parse(rename)))}` : entry;
 
 register(
   `data:text/javascript,${encodeURIComponent(`
-    const NAME = ${JSON.stringify(NAME)}, URL_ = ${JSON.stringify(pathToFileURL(entry).href)};
+    const NAME = ${JSON.stringify(NAME)}, URL_ = ${JSON.stringify(sdk)};
     const PI = ${JSON.stringify(pathToFileURL(join(root, "package.json")).href)};
     const bare = (specifier) => !/^(\\.|\\/|[a-z][a-z0-9+.-]*:)/i.test(specifier);
     export async function resolve(specifier, context, next) {
