@@ -1,30 +1,12 @@
 /** The version 2 quest fields: chapter, minutes, editable (globs), debrief, and a check's editable. */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { formatDiagnostic } from "../../src/core/diagnostics.ts";
-import { loadQuestFile } from "../../src/verifier/loader.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadQuestText, questProblems } from "../support/quest-text.ts";
+import { removeWorkspaces } from "../support/workspace.ts";
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), "pi-quests-v2-"));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(removeWorkspaces);
 
-async function load(text: string) {
-  const file = join(dir, "q.yaml");
-  await writeFile(file, text);
-  return loadQuestFile(file);
-}
-
-async function problems(text: string): Promise<string[]> {
-  const loaded = await load(text);
-  if (loaded.ok) throw new Error("expected problems");
-  return loaded.diagnostics.map((d) => formatDiagnostic({ ...d, file: d.file.replace(`${dir}/`, "") }));
-}
+const load = loadQuestText;
+const problems = questProblems;
 
 const quest = (version: number, fields: string, checkFields = "") => `version: ${version}
 id: fix-add

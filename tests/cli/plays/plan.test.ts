@@ -1,16 +1,10 @@
 /** Which Pi runs each play needs: the pass plays of its quest's requirements first, in pack order. */
 import { describe, expect, it } from "vitest";
 import { planChains } from "../../../src/cli/plays/plan.ts";
-import { expectationOf, type Play } from "../../../src/verifier/play.ts";
+import type { Play } from "../../../src/verifier/play.ts";
+import { emptyPlay } from "../../support/plays.ts";
 
-const play = (quest: string, name: string): Play => ({
-  version: 1,
-  steps: [],
-  quest,
-  name,
-  expected: expectationOf(name),
-  source: `solutions/${quest}/${name}.yaml`,
-});
+const play = emptyPlay;
 
 const QUESTS = [
   { id: "prompt", requires: [] },

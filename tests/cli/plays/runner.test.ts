@@ -7,16 +7,10 @@
 import { describe, expect, it } from "vitest";
 import type { PlayChain } from "../../../src/cli/plays/plan.ts";
 import { shareRequirements } from "../../../src/cli/plays/runner.ts";
-import { expectationOf, type Play } from "../../../src/verifier/play.ts";
+import type { Play } from "../../../src/verifier/play.ts";
+import { emptyPlay } from "../../support/plays.ts";
 
-const play = (quest: string, name: string): Play => ({
-  version: 1,
-  steps: [],
-  quest,
-  name,
-  expected: expectationOf(name),
-  source: `solutions/${quest}/${name}.yaml`,
-});
+const play = emptyPlay;
 const runnable = (before: Play[], the: Play): PlayChain => ({ kind: "runnable", play: the, before });
 
 const prompt = play("prompt", "pass");
