@@ -21,6 +21,8 @@ export const EXTENSION = join(REPO, "src/extension/index.ts");
 export const TEST_CONTROLS = join(REPO, "fixtures/pi/test-controls.ts");
 /** A test-only extension whose `bash` is Pi's plain tool: another extension overriding `bash`. */
 export const PLAIN_BASH = join(REPO, "fixtures/pi/plain-bash.ts");
+/** The play controls (`/pi-quests-play reload`, ...): Pi's terminal-only commands over RPC. */
+export const PLAY_CONTROLS = join(REPO, "src/extension/play-controls.ts");
 
 /** A JSON value, as a tool call's arguments hold them. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -53,6 +55,8 @@ export type PiRpcOptions = {
   extensions?: string[];
   /** Extensions to load with `-e` before pi-quests (a tool they register of a name wins over its). */
   extensionsBefore?: string[];
+  /** `--approve`: the project is trusted, so Pi loads its `.pi/extensions/` (RPC cannot ask). */
+  approve?: boolean;
   env?: Record<string, string>;
 };
 
@@ -96,10 +100,12 @@ export function scriptedPiArgs(
     session?: boolean;
     extensions?: string[];
     extensionsBefore?: string[];
+    approve?: boolean;
   } = {},
 ): string[] {
   return [
     "--offline",
+    ...(options.approve ? ["--approve"] : []),
     ...(options.session ? [] : ["--no-session"]),
     "-e",
     SCRIPTED_MODEL,
@@ -145,6 +151,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
       session: options.session === true,
       extensions: options.extensions,
       extensionsBefore: options.extensionsBefore,
+      approve: options.approve,
     }),
     env: {
       PATH: process.env.PATH ?? "",

@@ -11,6 +11,7 @@ export {
   EXTENSION,
   PI,
   PLAIN_BASH,
+  PLAY_CONTROLS,
   SCRIPTED_MODEL,
   scriptedPiArgs,
   TEST_CONTROLS,
