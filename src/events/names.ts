@@ -50,6 +50,14 @@ const changedPathsFields = (changes: ChangedPaths | undefined): Payload =>
 const present = (fields: Payload): Payload =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
+/**
+ * Who made Pi change its model or thinking level, which only a live session knows: the learner
+ * through Pi's own interface (the terminal UI, an RPC client), an extension through Pi's API
+ * (`pi.setModel`, `pi.setThinkingLevel`), or "unknown" when pi-quests could not read it
+ * (src/extension/act-origin.ts says how it is read, and when it cannot be).
+ */
+export type ActOrigin = "learner" | "extension" | "unknown";
+
 /** How an input reached Pi, which only a live session knows. */
 export type InputDetails = {
   /** The text as typed: `/skill:` and prompt templates not yet expanded. */
@@ -123,10 +131,17 @@ const PAYLOADS = {
     excludeFromContext: bash.excludeFromContext ?? false,
     ...changedPathsFields(bash.changes),
   }),
-  /** `source` only live. */
-  model_select: (model: { provider: string; modelId: string; source?: "set" | "cycle" }) =>
-    present({ provider: model.provider, modelId: model.modelId, source: model.source }),
-  thinking_level_select: (thinking: { level: string }) => ({ level: thinking.level }),
+  /** `source` and `origin` only live. */
+  model_select: (model: {
+    provider: string;
+    modelId: string;
+    source?: "set" | "cycle";
+    origin?: ActOrigin;
+  }) =>
+    present({ provider: model.provider, modelId: model.modelId, source: model.source, origin: model.origin }),
+  /** `origin` only live. */
+  thinking_level_select: (thinking: { level: string; origin?: ActOrigin }) =>
+    present({ level: thinking.level, origin: thinking.origin }),
   /**
    * `reason` and `instructions` only live: the instructions `/compact <text>` (or RPC `compact`
    * with `customInstructions`) gave the summary, absent when there were none.

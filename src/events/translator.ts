@@ -21,8 +21,9 @@
  * agent_end         agent_settled                            after a turn that ends the run
  * user_bash         user_bash + the exit code of its command  a bashExecution message
  *                     (changedPaths: looks around the command) (no changedPaths)
- * model_select      model_select                             a model_change entry
- * thinking_level_   thinking_level_select                    a thinking_level_change entry
+ * model_select      model_select (origin: who asked, read    a model_change entry
+ *                     from the stack: act-origin.ts)
+ * thinking_level_   thinking_level_select (origin, the same)  a thinking_level_change entry
  *   select
  * session_compact   session_compact (instructions from         a compaction entry
  *                     session_before_compact)
@@ -90,6 +91,7 @@ import type {
   UserBashEvent,
 } from "@earendil-works/pi-coding-agent";
 import {
+  type ActOrigin,
   agentEndEvent,
   type ChangedPaths,
   contextLoadedEvent,
@@ -200,13 +202,17 @@ export type PiEventTranslator = {
   ): PiEvent;
   /** A `!` command as a session file stores it. */
   bashExecution(message: BashExecutionRead): PiEvent;
-  /** The model changed; a thinking level held for it comes right after. `source` only live. */
-  modelSelect(model: ModelRead & { source?: "set" | "cycle" }): PiEvent[];
+  /**
+   * The model changed; a thinking level held for it comes right after. `source` and `origin`
+   * (who asked for it) only live.
+   */
+  modelSelect(model: ModelRead & { source?: "set" | "cycle"; origin?: ActOrigin }): PiEvent[];
   /**
    * The thinking level changed. Live, `currentModel` is Pi's model now: when it is not the last
-   * one recorded, a model switch caused this, and the level waits for the model's event.
+   * one recorded, a model switch caused this, and the level waits for the model's event; `origin`
+   * is who asked for the change.
    */
-  thinkingLevelSelect(level: string, currentModel?: ModelRead): PiEvent | undefined;
+  thinkingLevelSelect(level: string, currentModel?: ModelRead, origin?: ActOrigin): PiEvent | undefined;
   /**
    * A compaction is about to be made, with these instructions for its summary (live): the next
    * `sessionCompact` carries them. Nothing is recorded for it.
@@ -324,10 +330,10 @@ export function createPiEventTranslator(): PiEventTranslator {
       userBashEvent({ command, exitCode, excludeFromContext, changes }),
     bashExecution: ({ command, exitCode, excludeFromContext }) =>
       userBashEvent({ command, exitCode, excludeFromContext }),
-    modelSelect: ({ provider, id, source }) =>
-      models.modelSelected({ provider, id }, modelSelectEvent({ provider, modelId: id, source })),
-    thinkingLevelSelect: (level, currentModel) =>
-      models.thinkingSelected(thinkingLevelSelectEvent({ level }), currentModel),
+    modelSelect: ({ provider, id, source, origin }) =>
+      models.modelSelected({ provider, id }, modelSelectEvent({ provider, modelId: id, source, origin })),
+    thinkingLevelSelect: (level, currentModel, origin) =>
+      models.thinkingSelected(thinkingLevelSelectEvent({ level, origin }), currentModel),
     compactionStarts: ({ customInstructions }) => compaction.start(customInstructions),
     compactionFailed: () => {
       compaction.take();

@@ -20,10 +20,11 @@ import type {
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { agentDirFrom } from "../core/paths.ts";
-import type { PiEvent } from "../events/names.ts";
+import type { ActOrigin, PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
+import { createOriginReader } from "./act-origin.ts";
 import { type AgentBash, protectionText, type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import type { QuestController } from "./controller.ts";
@@ -131,17 +132,24 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     "agent_settled",
     withLabels((event) => translator.agentEnd({ aborted: event.aborted })),
   );
+  // Who asked for a model or a level: the learner through Pi's interface, or an extension
+  // through Pi's API (act-origin.ts). Read from the handler's own stack, before anything awaits.
+  let originReader: (() => ActOrigin) | undefined;
+  const readOrigin = (ctx: ExtensionContext): ActOrigin => {
+    originReader ??= createOriginReader(host.packageDir, (text) => uiOf(ctx).notify(text, "warning"));
+    return originReader();
+  };
   pi.on(
     "model_select",
-    withLabels((event) =>
+    withLabels((event, ctx) =>
       event.source === "restore"
         ? undefined
-        : translator.modelSelect({ ...event.model, source: event.source }),
+        : translator.modelSelect({ ...event.model, source: event.source, origin: readOrigin(ctx) }),
     ),
   );
   pi.on(
     "thinking_level_select",
-    withLabels((event, ctx) => translator.thinkingLevelSelect(event.level, ctx.model)),
+    withLabels((event, ctx) => translator.thinkingLevelSelect(event.level, ctx.model, readOrigin(ctx))),
   );
   // Only the event before a compaction has its instructions; they go with the compaction's event.
   pi.on("session_before_compact", (event) => translator.compactionStarts(event));

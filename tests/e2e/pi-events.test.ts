@@ -343,16 +343,17 @@ describe("the version 2 events of a real pi over RPC", () => {
       { assistantTurns: 9, aborted: false },
     ]);
 
-    // A model change, then the thinking level it brings, in the order the file has them.
+    // A model change, then the thinking level it brings, in the order the file has them; each
+    // the learner's own (RPC's set_model, set_thinking_level, cycle_model).
     expect(
       events
         .filter((event) => event.name === "model_select" || event.name === "thinking_level_select")
         .map((event) => [event.name, event.payload]),
     ).toEqual([
-      ["model_select", { provider: "scripted", modelId: "scripted-2", source: "set" }],
-      ["thinking_level_select", { level: "high" }],
-      ["model_select", { provider: "scripted", modelId: "scripted-1", source: "cycle" }],
-      ["thinking_level_select", { level: "off" }],
+      ["model_select", { provider: "scripted", modelId: "scripted-2", source: "set", origin: "learner" }],
+      ["thinking_level_select", { level: "high", origin: "learner" }],
+      ["model_select", { provider: "scripted", modelId: "scripted-1", source: "cycle", origin: "learner" }],
+      ["thinking_level_select", { level: "off", origin: "learner" }],
     ]);
     expect(payloads(events, "session_name")).toEqual([{ name: "events run" }]);
     expect(payloads(events, "user_bash")).toEqual([

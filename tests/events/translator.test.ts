@@ -566,6 +566,27 @@ describe("model and thinking level", () => {
     });
   });
 
+  it("records who asked for a model or a level, live only, with the level a switch held", () => {
+    const translator = createPiEventTranslator();
+    translator.sessionStart({ ...SESSION, model: two });
+    expect(translator.thinkingLevelSelect("off", one, "extension")).toBeUndefined();
+    expect(translator.modelSelect({ ...one, source: "set", origin: "extension" })).toEqual([
+      {
+        name: "model_select",
+        payload: { provider: "scripted", modelId: "scripted-1", source: "set", origin: "extension" },
+      },
+      { name: "thinking_level_select", payload: { level: "off", origin: "extension" } },
+    ]);
+    expect(translator.thinkingLevelSelect("high", one, "learner")?.payload).toEqual({
+      level: "high",
+      origin: "learner",
+    });
+    expect(translator.thinkingLevelSelect("low", one, "unknown")?.payload).toEqual({
+      level: "low",
+      origin: "unknown",
+    });
+  });
+
   it("puts a level a model switch changed after the switch, as the session file has them", () => {
     const translator = createPiEventTranslator();
     translator.sessionStart({ ...SESSION, model: two });

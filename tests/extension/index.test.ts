@@ -187,8 +187,12 @@ describe("the extension's entry", () => {
         payload: { toolName: "bash", input: { command: "rm -rf /" }, reason: "dangerous command" },
       },
       { name: "agent_end", payload: { assistantTurns: 0, aborted: true } },
-      { name: "model_select", payload: { provider: "scripted", modelId: "scripted-2", source: "cycle" } },
-      { name: "thinking_level_select", payload: { level: "high" } },
+      // Fired by the test, not from inside Pi's session: who asked for them cannot be read.
+      {
+        name: "model_select",
+        payload: { provider: "scripted", modelId: "scripted-2", source: "cycle", origin: "unknown" },
+      },
+      { name: "thinking_level_select", payload: { level: "high", origin: "unknown" } },
       { name: "session_name", payload: { name: "review" } },
       { name: "label", payload: { label: "before-refactor", entryId: "e1" } },
       { name: "session_tree", payload: { summarized: false } },

@@ -13,7 +13,15 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { playControlPrompt } from "../../src/core/play-controls.ts";
-import { closeAllPis, type PiRpc, type PiRpcOptions, PLAY_CONTROLS, startPiRpc } from "../support/pi-rpc.ts";
+import { UNREAD_ORIGIN_NOTICE } from "../../src/extension/act-origin.ts";
+import {
+  closeAllPis,
+  dataFolderOf,
+  type PiRpc,
+  type PiRpcOptions,
+  PLAY_CONTROLS,
+  startPiRpc,
+} from "../support/pi-rpc.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(async () => {
@@ -47,6 +55,9 @@ const SETS_IT = [
   "",
 ].join("\n");
 
+/** An extension loaded before pi-quests that handles thinking level changes too (and does nothing). */
+const WATCHES_THE_LEVEL = join(REPO, "fixtures/pi/watches-thinking-level.ts");
+
 const WRITE_IT = {
   tools: [{ name: "write", arguments: { path: ".pi/extensions/set-model.ts", content: SETS_IT } }],
 };
@@ -79,7 +90,9 @@ async function modelAndLevel(pi: PiRpc): Promise<{ model: string; level: string 
 
 describe("an extension the agent writes sets the model and the thinking level", () => {
   it("at its load after /reload: Pi switches, and the quest stays open", async () => {
+    const workspace = makeWorkspace();
     const learner = startLearner({
+      workspace,
       script: [WRITE_IT, { text: "The extension is written; /reload loads it." }],
     });
     await learner.settled();
@@ -92,6 +105,78 @@ describe("an extension the agent writes sets the model and the thinking level", 
     await learner.settled();
     expect(learner.notifications(from).join("\n")).not.toContain("Quest complete");
     expect(learner.hud().widget?.[0]).toBe("Quest 1/1: Pick a model, think harder");
+    expect(await learner.close()).toBe(0);
+    // Both changes are recorded, as the extension's.
+    expect(recorded(learner, workspace, "model_select")).toEqual([
+      { provider: "scripted", modelId: "scripted-2", source: "set", origin: "extension" },
+    ]);
+    expect(recorded(learner, workspace, "thinking_level_select")).toEqual([
+      { level: "high", origin: "extension" },
+    ]);
+  });
+
+  it("then the learner's own model and level still complete the quest", async () => {
+    const learner = startLearner({ script: [WRITE_IT, { text: "Written." }] });
+    await learner.settled();
+    await learner.prompt("Write an extension that picks a reasoning model and sets thinking to high.");
+    await learner.settled();
+    await reload(learner);
+    const from = learner.lines.length;
+    await learnerPicks(learner);
+    expect(learner.notifications(from).join("\n")).toContain("Quest complete: Pick a model, think harder");
+    expect(await learner.close()).toBe(0);
+  });
+});
+
+/** The learner's `/model` (back to the plain model, then the reasoning one) and `/thinking high`, over RPC. */
+async function learnerPicks(pi: PiRpc): Promise<void> {
+  await pi.request({ type: "set_model", provider: "scripted", modelId: "scripted-1" });
+  await pi.request({ type: "set_model", provider: "scripted", modelId: "scripted-2" });
+  await pi.request({ type: "set_thinking_level", level: "high" });
+  await pi.settled();
+}
+
+/** The events of the workspace's log named `name`, as recorded. */
+function recorded(pi: PiRpc, workspace: string, name: string): Record<string, unknown>[] {
+  return readFileSync(join(dataFolderOf(pi.agentDir, workspace), "events.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { name: string; payload: Record<string, unknown> })
+    .filter((event) => event.name === name)
+    .map((event) => event.payload);
+}
+
+describe("the learner's own acts", () => {
+  it("/model and /thinking high over RPC complete the quest, recorded as the learner's", async () => {
+    const workspace = makeWorkspace();
+    const learner = startLearner({ workspace });
+    await learner.settled();
+    const from = learner.lines.length;
+    await learnerPicks(learner);
+    expect(learner.notifications(from).join("\n")).toContain("Quest complete: Pick a model, think harder");
+    expect(await learner.close()).toBe(0);
+    // Pi announces no change to the model in use: only the reasoning model is an event.
+    expect(recorded(learner, workspace, "model_select")).toEqual([
+      { provider: "scripted", modelId: "scripted-2", source: "set", origin: "learner" },
+    ]);
+    expect(recorded(learner, workspace, "thinking_level_select")).toEqual([
+      { level: "high", origin: "learner" },
+    ]);
+  });
+
+  it("behind another extension's handler of the same change: the level is not counted, and the learner is told once", async () => {
+    const learner = startLearner({ extensionsBefore: [WATCHES_THE_LEVEL] });
+    await learner.settled();
+    const from = learner.lines.length;
+    await learnerPicks(learner);
+    await learner.request({ type: "set_thinking_level", level: "medium" });
+    await learner.request({ type: "set_thinking_level", level: "high" });
+    await learner.settled();
+    const told = learner
+      .notifications(from)
+      .filter((text) => text.startsWith("pi-quests could not tell who"));
+    expect(told).toEqual([UNREAD_ORIGIN_NOTICE]);
+    expect(learner.notifications(from).join("\n")).not.toContain("Quest complete");
     expect(await learner.close()).toBe(0);
   });
 });

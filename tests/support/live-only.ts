@@ -12,7 +12,8 @@ export const LIVE_ONLY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   user_bash: ["changedPaths", "changedPathsTruncated"],
   turn_end: ["turnIndex"],
   agent_end: ["aborted"],
-  model_select: ["source"],
+  model_select: ["source", "origin"],
+  thinking_level_select: ["origin"],
   session_compact: ["reason", "instructions"],
 };
 
