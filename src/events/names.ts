@@ -40,6 +40,9 @@ export type ChangedPaths = { paths: readonly string[]; truncated: boolean };
  */
 export const CHANGED_PATHS_FIELD = "changedPaths";
 
+/** The tool_result field that lists the extension code files a call changed (live only). */
+export const EXTENSION_FILES_FIELD = "extensionFilesChanged";
+
 /** `changedPaths`, and `changedPathsTruncated: true` only when the list was cut; nothing without a look. */
 const changedPathsFields = (changes: ChangedPaths | undefined): Payload =>
   changes === undefined
@@ -98,11 +101,18 @@ const PAYLOADS = {
     parentToolCallId?: string;
     /** What the call changed in the workspace (live only, when a look was taken). */
     changes?: ChangedPaths;
+    /**
+     * The code files of the folders Pi loads extensions from that the call created, changed or
+     * deleted (absolute paths; live only, present when there was one): code Pi's tools wrote,
+     * which Pi loads into its own process at its next start or `/reload`.
+     */
+    extensionFiles?: readonly string[];
   }) => {
-    const { toolName, toolCallId, isError, input, parentToolCallId, changes } = result;
+    const { toolName, toolCallId, isError, input, parentToolCallId, changes, extensionFiles } = result;
     return {
       ...present({ toolName, toolCallId, isError, input, parentToolCallId }),
       ...changedPathsFields(changes),
+      ...(extensionFiles?.length ? { [EXTENSION_FILES_FIELD]: [...extensionFiles] } : {}),
     };
   },
   /** A tool call that never ran because an extension (pi-quests' guard or another) blocked it. */

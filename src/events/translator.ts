@@ -12,8 +12,9 @@
  * input             input, joined to its user message_end    a user message
  * tool_result       message_end of a toolResult message;     a toolResult message; its
  *                     tool_execution_end of a nested call      nestedCalls records
- *                     (changedPaths: the looks at the call's   (no changedPaths)
- *                     tool_execution_start and _end)
+ *                     (changedPaths: the looks at the call's   (no changedPaths, no
+ *                     tool_execution_start and _end; the same  extensionFilesChanged)
+ *                     for extensionFilesChanged)
  * tool_blocked      tool_execution_end of a call that never   (never in a file)
  *                     ran because an extension blocked it
  * turn_end          turn_end                                 after an assistant message and
@@ -145,6 +146,8 @@ export type NestedCallRead = {
   arguments?: Record<string, unknown>;
   status: "ok" | "error" | "unfinished";
 };
+/** What one call changed, as its `tool_result` carries it. */
+type CallChanges = { changes?: ChangedPaths; extensionFiles?: readonly string[] };
 /** A model as Pi names it. */
 export type ModelRead = { provider: string; id: string };
 /** The entries of a session, as `ctx.sessionManager.getEntries()` gives them. */
@@ -168,8 +171,9 @@ export type PiEventTranslator = {
   /** A tool call starts running: its arguments, for a nested call's result or a block. */
   toolExecutionStart(event: Pick<ToolExecutionStartEvent, "toolCallId" | "args">): void;
   /**
-   * A tool call ended: a nested call's result, or a call an extension blocked. `changes`: what
-   * the call changed in the workspace (live, when the extension looked), for its `tool_result`.
+   * A tool call ended: a nested call's result, or a call an extension blocked. What the call
+   * changed, for its `tool_result` (live, when the extension looked): `changes` in the workspace,
+   * `extensionFiles` among the code files of Pi's extension folders.
    */
   toolExecutionEnd(
     event: Pick<
@@ -179,6 +183,7 @@ export type PiEventTranslator = {
       result?: unknown;
     },
     changes?: ChangedPaths,
+    extensionFiles?: readonly string[],
   ): PiEvent[];
   /** A nested call as a session file records it. */
   nestedCall(call: NestedCallRead): PiEvent;
@@ -250,7 +255,7 @@ export function createPiEventTranslator(): PiEventTranslator {
   // What `tool_execution_start` said, until the call's end.
   const executionArgs = new Map<string, Record<string, unknown>>();
   // What a model's call changed, from its `tool_execution_end` until its result message.
-  const changesOf = new Map<string, ChangedPaths>();
+  const changesOf = new Map<string, CallChanges>();
   const guardBlocked = new Set<string>();
   const inputs = createInputQueue();
   const models = createModelOrder();
@@ -289,9 +294,9 @@ export function createPiEventTranslator(): PiEventTranslator {
           const { toolName, toolCallId, isError } = message;
           const input = toolInputs.get(toolCallId) ?? {};
           toolInputs.delete(toolCallId);
-          const changes = changesOf.get(toolCallId);
+          const changed = changesOf.get(toolCallId);
           changesOf.delete(toolCallId);
-          return toolResultEvent({ toolName, toolCallId, isError, input, changes });
+          return toolResultEvent({ toolName, toolCallId, isError, input, ...changed });
         }
         default:
           return undefined;
@@ -301,7 +306,11 @@ export function createPiEventTranslator(): PiEventTranslator {
       // As the session file keeps a nested call's arguments: through JSON.
       executionArgs.set(toolCallId, JSON.parse(JSON.stringify(args ?? {})));
     },
-    toolExecutionEnd({ toolCallId, toolName, isError, durationMs, parentToolCallId, result }, changes) {
+    toolExecutionEnd(
+      { toolCallId, toolName, isError, durationMs, parentToolCallId, result },
+      changes,
+      extensionFiles,
+    ) {
       const input = executionArgs.get(toolCallId) ?? {};
       executionArgs.delete(toolCallId);
       const events: PiEvent[] = [];
@@ -309,10 +318,14 @@ export function createPiEventTranslator(): PiEventTranslator {
       if (reason !== undefined && !guardBlocked.delete(toolCallId)) {
         events.push(toolBlockedEvent({ toolName, input, reason }));
       }
+      const changed: CallChanges = {
+        ...(changes !== undefined ? { changes } : {}),
+        ...(extensionFiles?.length ? { extensionFiles } : {}),
+      };
       if (parentToolCallId !== undefined) {
-        events.push(toolResultEvent({ toolName, toolCallId, isError, input, parentToolCallId, changes }));
-      } else if (changes !== undefined) {
-        changesOf.set(toolCallId, changes);
+        events.push(toolResultEvent({ toolName, toolCallId, isError, input, parentToolCallId, ...changed }));
+      } else if (Object.keys(changed).length > 0) {
+        changesOf.set(toolCallId, changed);
       }
       return events;
     },

@@ -17,6 +17,7 @@ import { confirmationPrompt } from "../verifier/checks/registry.ts";
 import { inLearnerPaths } from "../verifier/learner-paths.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
+import type { AgentCodeNotice } from "./agent-code.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import { createQuestActivator, type QuestStart } from "./quest-activation.ts";
 import { questHelp, readQuestCommand } from "./quest-command.ts";
@@ -58,6 +59,8 @@ export type QuestControllerDeps = {
   workspace?: string;
   /** What `/quest status` says about how the agent's bash is kept from the records (bash-tool.ts). */
   protectionText?: () => string;
+  /** Code Pi wrote that Pi loaded into itself this session (agent-code.ts): a HUD line, a paragraph. */
+  agentCode?: AgentCodeNotice;
 };
 
 export type QuestController = {
@@ -92,6 +95,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
         evaluating: evaluation.evaluating,
         reviewing: evaluation.reviewing,
         integrity: alerts.hudLine(),
+        agentCode: deps.agentCode?.hudLine,
       }),
     );
   };
@@ -141,6 +145,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     skip: activator.skip,
     integrityText: () => alerts.statusText(),
     protectionText: deps.protectionText ?? (() => ""),
+    agentCodeText: () => deps.agentCode?.statusText ?? "",
     confirmationPrompt,
     formatResult: (result, title) =>
       formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),

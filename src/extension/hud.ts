@@ -22,12 +22,22 @@ export type HudState =
       reviewing?: string;
       /** A warning that pi-quests ignored altered records or blocked the agent (integrity-alerts.ts). */
       integrity?: string;
+      /** That code Pi wrote runs inside Pi (agent-code.ts). */
+      agentCode?: string;
     }
   /**
    * No quest active: everything done, the next one waits on something (`notice`), or none is left
    * to start by itself (skipped quests, and what requires them; `PI_QUESTS_START=off`).
    */
-  | { kind: "idle"; done: number; total: number; skipped?: number; notice?: string; integrity?: string }
+  | {
+      kind: "idle";
+      done: number;
+      total: number;
+      skipped?: number;
+      notice?: string;
+      integrity?: string;
+      agentCode?: string;
+    }
   /** The pack could not be loaded, or progress could not be read. */
   | { kind: "broken"; notice: string };
 
@@ -41,9 +51,12 @@ const REASON_CHARS = 72;
 
 export function hudLines(state: HudState): HudLine[] {
   const lines = questLines(state);
-  return state.kind !== "broken" && state.integrity
-    ? [...lines, { tone: "fail", text: state.integrity }]
-    : lines;
+  if (state.kind === "broken") return lines;
+  return [
+    ...lines,
+    ...(state.integrity ? [{ tone: "fail" as const, text: state.integrity }] : []),
+    ...(state.agentCode ? [{ tone: "notice" as const, text: state.agentCode }] : []),
+  ];
 }
 
 function questLines(state: HudState): HudLine[] {

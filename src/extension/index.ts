@@ -28,8 +28,11 @@ import { createOriginReader } from "./act-origin.ts";
 import { type AgentBash, protectionText, type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import type { QuestController } from "./controller.ts";
+import { createExtensionCodeLooks } from "./extension-code-looks.ts";
+import { extensionFolders } from "./extension-folders.ts";
 import { claimProcess } from "./load-guard.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
+import { processMemory } from "./process-memory.ts";
 import { questCompletions } from "./quest-command.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
@@ -228,17 +231,35 @@ function recordToolExecutions(
   record: (events: readonly PiEvent[]) => void,
   looks: CallLooks,
 ): void {
+  // Every call, whatever the quest: what it wrote where Pi loads extensions (agent-code.ts).
+  const memory = processMemory();
+  const codeLooks = createExtensionCodeLooks((paths) => {
+    for (const path of paths) memory.codeWrittenByTools.add(path);
+  });
   pi.on("tool_execution_start", (event, ctx) => {
     translator.toolExecutionStart(event);
+    codeLooks.before(event.toolCallId, extensionFoldersOf(ctx));
     return looks.before(event.toolCallId, ctx.cwd);
   });
   pi.on("tool_execution_end", (event) => {
+    const code = codeLooks.after(event.toolCallId);
     const changed = looks.after(event.toolCallId);
-    if (changed === undefined) return record(translator.toolExecutionEnd(event));
+    if (changed === undefined) return record(translator.toolExecutionEnd(event, undefined, code));
     return changed.then(
-      (changes) => record(translator.toolExecutionEnd(event, changes)),
-      () => record(translator.toolExecutionEnd(event)),
+      (changes) => record(translator.toolExecutionEnd(event, changes, code)),
+      () => record(translator.toolExecutionEnd(event, undefined, code)),
     );
+  });
+}
+
+/** Where the Pi of `ctx` loads extension code from now (extension-folders.ts). */
+function extensionFoldersOf(ctx: ExtensionContext): string[] {
+  const home = homedir();
+  return extensionFolders({
+    cwd: ctx.cwd,
+    agentDir: agentDirFrom(process.env, ctx.cwd, home),
+    home,
+    projectTrusted: ctx.isProjectTrusted(),
   });
 }
 
@@ -310,6 +331,9 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       backlog: early,
       reviewModels: reviewModelsOf(ctx),
       protectionText: () => protectionText(fromPi.bash.known()),
+      // Kept across /reload: what this Pi wrote, and its own records as it last left them.
+      memory: processMemory(),
+      extensionFolders: extensionFoldersOf(ctx),
     });
     if (opened.ok) return opened.controller;
     // Quietly (an info line, which print mode does not print): a `pi -p` in the agent's bash.

@@ -11,6 +11,8 @@ export type HudInputs = {
   reviewing?: string | undefined;
   /** The integrity warning, if pi-quests ignored altered records or blocked the agent. */
   integrity: string | undefined;
+  /** The line about code Pi wrote that runs inside Pi, if there is any (agent-code.ts). */
+  agentCode?: string | undefined;
 };
 
 /**
@@ -29,11 +31,11 @@ export function hudCheck(check: { id: string; describe?: string }, result?: Chec
 
 export function questHudState(
   session: QuestSessionState,
-  { evaluating, reviewing, integrity }: HudInputs,
+  { evaluating, reviewing, integrity, agentCode }: HudInputs,
 ): HudState {
   const { pack, active, notice } = session;
   const total = pack.length;
-  const warning = integrity ? { integrity } : {};
+  const warning = { ...(integrity ? { integrity } : {}), ...(agentCode ? { agentCode } : {}) };
   if (!active) {
     const done = pack.filter((quest) => session.isDone(quest.id)).length;
     const skipped = pack.filter((quest) => session.isSkipped(quest.id)).length;

@@ -31,6 +31,8 @@ export type QuestCommandContext = {
   integrityText(): string;
   /** What `/quest status` says about how the agent's bash is kept from the records (empty: nothing). */
   protectionText(): string;
+  /** What `/quest status` says about code Pi wrote that runs inside Pi (agent-code.ts); "" when none. */
+  agentCodeText(): string;
   /**
    * The engine's answers, given by the controller: this table is read when Pi starts (for Tab),
    * before the engine and its schema library are loaded.
@@ -194,10 +196,10 @@ const status = subcommand({
   name: "status",
   help: "the last result, with evidence",
   parse: noArguments,
-  run({ session, ui, integrityText, protectionText, formatResult }) {
-    const integrity = integrityText();
-    const protection = protectionText();
-    const after = [...(integrity ? ["", integrity.trimEnd()] : []), ...(protection ? ["", protection] : [])];
+  run({ session, ui, integrityText, protectionText, agentCodeText, formatResult }) {
+    const after = [integrityText().trimEnd(), agentCodeText(), protectionText()].flatMap((text) =>
+      text ? ["", text] : [],
+    );
     if (!session.active) return ui.say([noActiveQuest(session), ...after].join("\n"));
     const { quest } = session.active;
     const result = session.lastResultOf(quest.id);

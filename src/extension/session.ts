@@ -14,9 +14,12 @@ import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { openProgressStore } from "../runtime/progress.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
 import { loadQuestPack } from "../verifier/loader.ts";
+import { agentCodeNotice, codeWrittenByPi } from "./agent-code.ts";
 import { type QuestController, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
+import { codeFilesIn } from "./extension-code-looks.ts";
 import { createIntegrityAlerts } from "./integrity-alerts.ts";
+import { freshMemory, type ProcessMemory } from "./process-memory.ts";
 import { questStartOf } from "./quest-activation.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { holdSessionLock } from "./session-lock.ts";
@@ -42,6 +45,10 @@ export type QuestSessionOptions = {
   reviewModels?: ReviewModelSource;
   /** What `/quest status` says about the agent's bash and pi-quests' records (bash-tool.ts). */
   protectionText?: () => string;
+  /** What pi-quests remembers across the sessions of this Pi process; a fresh one by default. */
+  memory?: ProcessMemory;
+  /** Where Pi loaded extension code from for this session (extension-folders.ts). */
+  extensionFolders?: readonly string[];
 };
 
 export type QuestSessionOpened =
@@ -92,6 +99,17 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     onWriteError: (error) =>
       ui.notify(`pi-quests could not record an event: ${(error as Error).message}`, "warning"),
   });
+  const memory = options.memory ?? freshMemory();
+  const agentCode = agentCodeNotice(
+    codeWrittenByPi({
+      loaded: codeFilesIn(options.extensionFolders ?? []).keys(),
+      events: recorded.events,
+      remembered: memory.codeWrittenByTools,
+      workspace,
+      home,
+    }),
+    { workspace, home },
+  );
   const controller = await startQuestController({
     pack: pack.value,
     progress: openProgressStore(data.progressFile, openRecordSealer(dataDir, "progress", workspace)),
@@ -104,6 +122,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     start: questStartOf(env.PI_QUESTS_START),
     workspace,
     ...(options.protectionText ? { protectionText: options.protectionText } : {}),
+    ...(agentCode ? { agentCode } : {}),
     async createEvaluator(quest, pins, confirmed, hooks) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

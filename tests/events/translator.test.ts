@@ -424,6 +424,42 @@ describe("a call an extension blocked", () => {
   });
 });
 
+describe("extensionFilesChanged: the code a call wrote where Pi loads extensions (live only)", () => {
+  const ended = (toolCallId: string, parentToolCallId?: string) => ({
+    toolCallId,
+    toolName: "bash",
+    isError: false,
+    durationMs: 5,
+    ...(parentToolCallId ? { parentToolCallId } : {}),
+  });
+
+  it("goes with the call's result, with or without changedPaths, and is absent when the call wrote none", () => {
+    const translator = started();
+    const code = ["/w/.pi/extensions/x.ts"];
+    translator.toolExecutionEnd(ended("call-1"), undefined, code);
+    translator.toolExecutionEnd(ended("call-2"), { paths: [".pi/extensions/y.ts"], truncated: false }, [
+      "/w/.pi/extensions/y.ts",
+    ]);
+    translator.toolExecutionEnd(ended("call-3"), undefined, []);
+    expect(translator.messageEnd(toolResult("call-1", "bash"))?.payload).toEqual({
+      toolName: "bash",
+      toolCallId: "call-1",
+      isError: false,
+      input: {},
+      extensionFilesChanged: code,
+    });
+    expect(translator.messageEnd(toolResult("call-2", "bash"))?.payload).toMatchObject({
+      changedPaths: [".pi/extensions/y.ts"],
+      extensionFilesChanged: ["/w/.pi/extensions/y.ts"],
+    });
+    expect(translator.messageEnd(toolResult("call-3", "bash"))?.payload).not.toHaveProperty(
+      "extensionFilesChanged",
+    );
+    const [nested] = translator.toolExecutionEnd(ended("call-4/1", "call-4"), undefined, code);
+    expect(nested?.payload).toMatchObject({ parentToolCallId: "call-4", extensionFilesChanged: code });
+  });
+});
+
 describe("changedPaths: what a call changed (live only)", () => {
   const wrote = { paths: ["hello.txt"], truncated: false };
   const removed = { paths: ["notes/old.md"], truncated: false };

@@ -232,6 +232,7 @@ type StartOptions = {
   start?: QuestControllerDeps["start"];
   workspace?: string;
   protectionText?: () => string;
+  agentCode?: QuestControllerDeps["agentCode"];
 };
 
 async function start(options: StartOptions = {}) {
@@ -261,6 +262,7 @@ async function start(options: StartOptions = {}) {
     start: options.start,
     ...(options.workspace ? { workspace: options.workspace } : {}),
     ...(options.protectionText ? { protectionText: options.protectionText } : {}),
+    ...(options.agentCode ? { agentCode: options.agentCode } : {}),
   });
   opened.push(controller);
   /** Progress as saved in the file. */
@@ -920,6 +922,24 @@ describe("/quest status", () => {
     expect(none.ui.lastSaid()).toBe(
       `No active quest. See /quest list, then /quest start ID.\n\n${protection}`,
     );
+  });
+});
+
+describe("code Pi wrote, running inside Pi", () => {
+  it("is the HUD's last line and a paragraph of /quest status, and blocks nothing", async () => {
+    const agentCode = {
+      hudLine: "⚠ Code Pi wrote is running inside Pi: x.ts — /quest status",
+      statusText: "Code Pi wrote…",
+    };
+    const h = await start({ agentCode });
+    await h.controller.idle();
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", agentCode: agentCode.hudLine });
+    await h.controller.command("status");
+    expect(h.ui.lastSaid()).toMatch(/\nGoal:\nSay hello to Pi\.\n\nCode Pi wrote…$/);
+    h.evaluators.verdict("alpha", "pass");
+    h.controller.record(agentEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    expect(h.named(QUEST_COMPLETED_EVENT)).toHaveLength(1);
   });
 });
 

@@ -230,6 +230,21 @@ describe("integrity alerts", () => {
   });
 });
 
+describe("code Pi wrote, running inside Pi", () => {
+  const LINE = "⚠ Code Pi wrote is running inside Pi: .pi/extensions/x.ts — /quest status";
+
+  it("adds one notice line, after an integrity warning, to an active or an idle HUD", () => {
+    const lines = hudLines(
+      active([{ describe: "a", status: "pass" }], { integrity: "⚠ w", agentCode: LINE }),
+    );
+    expect(lines.slice(-3)).toEqual([FOOTER, { tone: "fail", text: "⚠ w" }, { tone: "notice", text: LINE }]);
+    expect(hudLines({ kind: "idle", done: 1, total: 3, agentCode: LINE }).at(-1)).toEqual({
+      tone: "notice",
+      text: LINE,
+    });
+  });
+});
+
 describe("a review running", () => {
   it("says reviewing with the model in the title and the footer status", () => {
     const state = active([{ describe: "x", status: "unchecked" }], { evaluating: true, reviewing: "p/m" });

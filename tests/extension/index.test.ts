@@ -79,6 +79,7 @@ async function loaded(mode: "print" | "tui" = "print") {
       return session.model;
     },
     ui: { notify() {}, setWidget() {}, setStatus() {}, theme: PLAIN_THEME },
+    isProjectTrusted: () => false,
     sessionManager: {
       getSessionId: () => "s-1",
       getHeader: () => ({

@@ -128,6 +128,74 @@ describe("an extension the agent writes sets the model and the thinking level", 
   });
 });
 
+const HARMLESS = "export default function () {}\n";
+const NOTICE = "⚠ Code Pi wrote is running inside Pi: .pi/extensions/hello.ts — /quest status";
+const STATUS = [
+  "Code Pi wrote is running inside Pi:",
+  "  .pi/extensions/hello.ts",
+  "Pi's tools wrote or changed these files, and Pi loaded them as extensions when this session started. They run inside Pi with your rights: they can do anything you can, change what pi-quests records, and make a quest look done. Read them. If a quest should not depend on them, remove them and /reload before you start it.",
+].join("\n");
+
+/** What `/quest status` said. */
+async function questStatus(pi: PiRpc): Promise<string> {
+  const from = pi.lines.length;
+  await pi.prompt("/quest status");
+  return pi.notifications(from).join("\n");
+}
+
+describe("the learner is told that code Pi wrote runs inside Pi", () => {
+  it("an extension Pi's write tool wrote, after /reload: the HUD's last line and /quest status name it", async () => {
+    const learner = startLearner({
+      script: [
+        { tools: [{ name: "write", arguments: { path: ".pi/extensions/hello.ts", content: HARMLESS } }] },
+        { text: "Written." },
+      ],
+    });
+    await learner.settled();
+    await learner.prompt("Write an extension.");
+    await learner.settled();
+    // Written, not loaded yet: nothing to say.
+    expect(learner.hud().widget?.at(-1)).not.toContain("Code Pi wrote");
+    await reload(learner);
+    expect(learner.hud().widget?.at(-1)).toBe(NOTICE);
+    expect(await questStatus(learner)).toContain(STATUS);
+    expect(await learner.close()).toBe(0);
+  });
+
+  it("one Pi's bash wrote (no path in its call), after /reload, and in the next Pi started in the folder", async () => {
+    const workspace = makeWorkspace();
+    const agentDir = makeWorkspace();
+    const command = `mkdir -p .pi/extensions && printf '%s' '${HARMLESS.trim()}' > .pi/extensions/hello.ts`;
+    const first = startLearner({
+      workspace,
+      agentDir,
+      script: [{ tools: [{ name: "bash", arguments: { command } }] }, { text: "Written." }],
+    });
+    await first.settled();
+    await first.prompt("Write an extension with bash.");
+    await first.settled();
+    await reload(first);
+    expect(first.hud().widget?.at(-1)).toBe(NOTICE);
+    expect(await first.close()).toBe(0);
+    // A new Pi process knows it from the sealed events of the workspace.
+    const next = startLearner({ workspace, agentDir });
+    await next.settled();
+    expect(next.hud().widget?.at(-1)).toBe(NOTICE);
+    expect(await questStatus(next)).toContain(STATUS);
+    expect(await next.close()).toBe(0);
+  });
+
+  it("an extension the learner wrote by hand: nothing is said", async () => {
+    const workspace = makeWorkspace({ ".pi/extensions/hello.ts": HARMLESS });
+    const learner = startLearner({ workspace });
+    await learner.settled();
+    await reload(learner);
+    expect(learner.hud().widget?.join("\n")).not.toContain("Code Pi wrote");
+    expect(await questStatus(learner)).not.toContain("Code Pi wrote");
+    expect(await learner.close()).toBe(0);
+  });
+});
+
 /** The learner's `/model` (back to the plain model, then the reasoning one) and `/thinking high`, over RPC. */
 async function learnerPicks(pi: PiRpc): Promise<void> {
   await pi.request({ type: "set_model", provider: "scripted", modelId: "scripted-1" });

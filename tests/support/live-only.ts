@@ -8,7 +8,7 @@ type Event = { name: string; payload: Record<string, unknown> };
 export const LIVE_ONLY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   session_start: ["reason", "resumed"],
   input: ["rawText", "source", "streamingBehavior"],
-  tool_result: ["changedPaths", "changedPathsTruncated"],
+  tool_result: ["changedPaths", "changedPathsTruncated", "extensionFilesChanged"],
   user_bash: ["changedPaths", "changedPathsTruncated"],
   turn_end: ["turnIndex"],
   agent_end: ["aborted"],

@@ -1,0 +1,43 @@
+/**
+ * What pi-quests remembers for the whole Pi process, across its sessions: `/reload`, `/new`,
+ * `/resume` and `/fork` load the extension's modules again (Pi clears its module cache on a
+ * reload), so a module's own variables start over; this lives on globalThis, like the load guard
+ * (load-guard.ts). It is how "this process's memory wins" (docs/security.md, 1) reaches past a
+ * `/reload`, the moment an extension the agent wrote is loaded:
+ *
+ * - the code files of Pi's extension folders that Pi's tools created or changed in this process
+ *   (extension-code-looks.ts), which agent-code.ts names to the learner;
+ * - each progress file as this process last wrote it, and each event log as this process last
+ *   left it (record-memory.ts compares the files with them when a session opens).
+ *
+ * Code loaded into Pi can read and change this too: it guards against files changed on disk,
+ * not against code in the same process (docs/security.md, 14).
+ */
+import type { VerifierEvent } from "../events/schema.ts";
+
+/** An event log as this process last left it: its bytes' sha256, and the events it holds. */
+export type RememberedLog = { sha256: string; events: VerifierEvent[] };
+
+export type ProcessMemory = {
+  /** Code files (real paths) below Pi's extension folders that Pi's tools created or changed. */
+  codeWrittenByTools: Set<string>;
+  /** Each progress file's text, as this process last wrote (or read and trusted) it. */
+  progress: Map<string, string>;
+  /** Each event log, as this process last left it. */
+  eventLogs: Map<string, RememberedLog>;
+};
+
+const MEMORY = Symbol.for("pi-quests.process-memory");
+type WithMemory = { [MEMORY]?: ProcessMemory };
+
+/** The process's memory, made on first use. */
+export function processMemory(): ProcessMemory {
+  const holder = globalThis as WithMemory;
+  holder[MEMORY] ??= { codeWrittenByTools: new Set(), progress: new Map(), eventLogs: new Map() };
+  return holder[MEMORY];
+}
+
+/** A memory of its own (a test's, or a session opened outside Pi): nothing remembered yet. */
+export function freshMemory(): ProcessMemory {
+  return { codeWrittenByTools: new Set(), progress: new Map(), eventLogs: new Map() };
+}
