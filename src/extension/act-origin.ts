@@ -149,9 +149,9 @@ export const UNREAD_ORIGIN_NOTICE =
  * Reads who made the change from the stack of the handler it is called in (call it first
  * thing, before anything awaits); the first "unknown" of the session is told with `tell`.
  */
-export function createOriginReader(piFolder: string | undefined, tell: (message: string) => void) {
+export function createOriginReader(piFolder: string | undefined) {
   let told = false;
-  return (): ActOrigin => {
+  return (tell: (message: string) => void): ActOrigin => {
     const origin = readOrigin(captureStack(), piFolder);
     if (origin === "unknown" && !told) {
       told = true;

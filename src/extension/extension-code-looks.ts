@@ -63,10 +63,10 @@ export type ExtensionCodeLooks = {
 };
 
 /**
- * Looks around each call; what a call changed also goes to `remember` (the process's memory,
+ * Looks around each call; what a call changed also goes into `remembered` (the process's memory,
  * which outlives a `/reload`).
  */
-export function createExtensionCodeLooks(remember: (paths: readonly string[]) => void): ExtensionCodeLooks {
+export function createExtensionCodeLooks(remembered: Set<string>): ExtensionCodeLooks {
   const open = new Map<string, { folders: readonly string[]; snapshot: CodeSnapshot }>();
   return {
     before(id, folders) {
@@ -79,7 +79,7 @@ export function createExtensionCodeLooks(remember: (paths: readonly string[]) =>
       // The folders of the look before: a folder the call itself named in the settings is looked
       // at from the next call on.
       const changed = changedBetween(look.snapshot, codeFilesIn(look.folders));
-      if (changed.length > 0) remember(changed);
+      for (const path of changed) remembered.add(path);
       return changed;
     },
   };

@@ -12,7 +12,9 @@
  * are loaded into Pi too. No schema library: read at every tool call (the settings can change).
  */
 import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { agentDirFrom } from "../core/paths.ts";
 
 /** Sources that are not local paths (Pi's `isLocalPath`). */
 const NOT_LOCAL = /^(npm|git|github|http|https|ssh|builtin):/;
@@ -43,6 +45,16 @@ export function extensionFolders({ cwd, agentDir, home, projectTrusted }: Extens
     ),
   ];
   return [...new Set(folders)];
+}
+
+/** Where the Pi of `ctx` (its folder, and whether it trusts the project) loads extension code from now. */
+export function extensionFoldersOf(
+  ctx: { cwd: string; isProjectTrusted(): boolean },
+  env: Record<string, string | undefined>,
+): string[] {
+  const home = homedir();
+  const agentDir = agentDirFrom(env, ctx.cwd, home);
+  return extensionFolders({ cwd: ctx.cwd, agentDir, home, projectTrusted: ctx.isProjectTrusted() });
 }
 
 /** The local paths a settings file names in `extensions` and `packages`. */

@@ -20,7 +20,7 @@ import type {
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
 import { agentDirFrom } from "../core/paths.ts";
-import type { ActOrigin, PiEvent } from "../events/names.ts";
+import type { ChangedPaths, PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
@@ -29,7 +29,7 @@ import { type AgentBash, protectionText, type WiredAgentBash, wireAgentBash } fr
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import type { QuestController } from "./controller.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
-import { extensionFolders } from "./extension-folders.ts";
+import { extensionFoldersOf } from "./extension-folders.ts";
 import { claimProcess } from "./load-guard.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
@@ -77,14 +77,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   const bash = wireAgentBash(pi, host.modules, { ownCommand: QUEST_COMMAND, notify });
   const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
   const translator = createPiEventTranslator();
-  // Looks around each call, only while the active quest reads changedPaths (never in print mode).
-  const looks = createCallLooks(() => {
-    const controller = quests.controller();
-    if (controller) return controller.readsChangedPaths();
-    // A session still opening (Pi's start, a /reload): its active quest decides once it is open.
-    const opening = quests.stillOpening();
-    return opening ? opening.then(() => quests.controller()?.readsChangedPaths() ?? false) : false;
-  });
+  const looks = changedPathsLooks(quests);
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
       quests.record(event);
@@ -135,13 +128,9 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     "agent_settled",
     withLabels((event) => translator.agentEnd({ aborted: event.aborted })),
   );
-  // Who asked for a model or a level: the learner through Pi's interface, or an extension
-  // through Pi's API (act-origin.ts). Read from the handler's own stack, before anything awaits.
-  let originReader: (() => ActOrigin) | undefined;
-  const readOrigin = (ctx: ExtensionContext): ActOrigin => {
-    originReader ??= createOriginReader(host.packageDir, (text) => uiOf(ctx).notify(text, "warning"));
-    return originReader();
-  };
+  // Who asked for a model or a level, read from the handler's own stack (act-origin.ts).
+  const originOf = createOriginReader(host.packageDir);
+  const readOrigin = (ctx: ExtensionContext) => originOf((text) => notify(ctx, text));
   pi.on(
     "model_select",
     withLabels((event, ctx) =>
@@ -232,34 +221,28 @@ function recordToolExecutions(
   looks: CallLooks,
 ): void {
   // Every call, whatever the quest: what it wrote where Pi loads extensions (agent-code.ts).
-  const memory = processMemory();
-  const codeLooks = createExtensionCodeLooks((paths) => {
-    for (const path of paths) memory.codeWrittenByTools.add(path);
-  });
+  const codeLooks = createExtensionCodeLooks(processMemory().codeWrittenByTools);
   pi.on("tool_execution_start", (event, ctx) => {
     translator.toolExecutionStart(event);
-    codeLooks.before(event.toolCallId, extensionFoldersOf(ctx));
+    codeLooks.before(event.toolCallId, extensionFoldersOf(ctx, process.env));
     return looks.before(event.toolCallId, ctx.cwd);
   });
   pi.on("tool_execution_end", (event) => {
     const code = codeLooks.after(event.toolCallId);
+    const ended = (changes?: ChangedPaths) => record(translator.toolExecutionEnd(event, changes, code));
     const changed = looks.after(event.toolCallId);
-    if (changed === undefined) return record(translator.toolExecutionEnd(event, undefined, code));
-    return changed.then(
-      (changes) => record(translator.toolExecutionEnd(event, changes, code)),
-      () => record(translator.toolExecutionEnd(event, undefined, code)),
-    );
+    return changed === undefined ? ended() : changed.then(ended, () => ended());
   });
 }
 
-/** Where the Pi of `ctx` loads extension code from now (extension-folders.ts). */
-function extensionFoldersOf(ctx: ExtensionContext): string[] {
-  const home = homedir();
-  return extensionFolders({
-    cwd: ctx.cwd,
-    agentDir: agentDirFrom(process.env, ctx.cwd, home),
-    home,
-    projectTrusted: ctx.isProjectTrusted(),
+/** Looks around each call, only while the active quest reads changedPaths (never in print mode). */
+function changedPathsLooks(quests: ReturnType<typeof createQuestHost>): CallLooks {
+  return createCallLooks(() => {
+    const controller = quests.controller();
+    if (controller) return controller.readsChangedPaths();
+    // A session still opening (Pi's start, a /reload): its active quest decides once it is open.
+    const opening = quests.stillOpening();
+    return opening ? opening.then(() => quests.controller()?.readsChangedPaths() ?? false) : false;
   });
 }
 
@@ -333,7 +316,7 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       protectionText: () => protectionText(fromPi.bash.known()),
       // Kept across /reload: what this Pi wrote, and its own records as it last left them.
       memory: processMemory(),
-      extensionFolders: extensionFoldersOf(ctx),
+      extensionFolders: extensionFoldersOf(ctx, process.env),
     });
     if (opened.ok) return opened.controller;
     // Quietly (an info line, which print mode does not print): a `pi -p` in the agent's bash.

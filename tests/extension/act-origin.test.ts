@@ -248,10 +248,11 @@ describe("the stack as V8 gives it", () => {
 describe("the learner is told once", () => {
   it("the first time a change could not be read, and not again", () => {
     const told: string[] = [];
-    const read = createOriginReader(PI, (message) => told.push(message));
+    const read = createOriginReader(PI);
+    const tell = (message: string) => told.push(message);
     // Called from here, no Pi session is on the stack: unknown.
-    expect(read()).toBe("unknown");
-    expect(read()).toBe("unknown");
+    expect(read(tell)).toBe("unknown");
+    expect(read(tell)).toBe("unknown");
     expect(told).toEqual([UNREAD_ORIGIN_NOTICE]);
   });
 });

@@ -48,15 +48,15 @@ describe("the looks at the extension folders", () => {
 
   it("see what a call created, changed (same size too) or deleted, and remember it", () => {
     const dir = realpathSync(makeWorkspace({ "a.ts": "one", "b.ts": "two", "c.ts": "three" }));
-    const remembered: string[] = [];
-    const looks = createExtensionCodeLooks((paths) => remembered.push(...paths));
+    const remembered = new Set<string>();
+    const looks = createExtensionCodeLooks(remembered);
     looks.before("c1", [dir]);
     writeFileSync(join(dir, "a.ts"), "uno");
     writeFileSync(join(dir, "d.ts"), "new");
     mkdirSync(join(dir, "gone"));
     rmSync(join(dir, "c.ts"));
     expect(looks.after("c1")).toEqual([join(dir, "a.ts"), join(dir, "c.ts"), join(dir, "d.ts")]);
-    expect(remembered).toEqual([join(dir, "a.ts"), join(dir, "c.ts"), join(dir, "d.ts")]);
+    expect([...remembered]).toEqual([join(dir, "a.ts"), join(dir, "c.ts"), join(dir, "d.ts")]);
     looks.before("c2", [dir]);
     expect(looks.after("c2")).toEqual([]);
     expect(looks.after("never-started")).toBeUndefined();
