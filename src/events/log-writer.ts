@@ -36,6 +36,13 @@ export type EventLogOptions = {
   /** Past this many events the oldest ordinary ones are dropped; Infinity keeps all. */
   maxEvents?: number;
   onWriteError?: (error: unknown) => void;
+  /**
+   * The file is written again from `events` first: it holds lines this process did not write
+   * (the extension's memory of its own log says so, src/extension/record-memory.ts).
+   */
+  rewriteFirst?: boolean;
+  /** Each write once it is in the file, in order: the text appended, or the whole new file. */
+  onWritten?: (write: { kind: "append" | "rewrite"; text: string }) => void;
 };
 
 /**
@@ -55,7 +62,12 @@ export function createEventLog(
   const enqueue = (write: () => Promise<void>) => {
     writes = writes.then(write).catch((error) => options.onWriteError?.(error));
   };
+  const append = (text: string) =>
+    enqueue(() => appendFile(file, text).then(() => options.onWritten?.({ kind: "append", text })));
+  const rewrite = (text: string) =>
+    enqueue(() => writeAtomically(file, text).then(() => options.onWritten?.({ kind: "rewrite", text })));
   enqueue(() => mkdir(dirname(file), { recursive: true }).then(() => {}));
+  if (options.rewriteFirst) rewrite(events.map(lineOf).join(""));
   return {
     file,
     events: () => events,
@@ -70,11 +82,9 @@ export function createEventLog(
       events.push(recorded);
       if (events.length > maxEvents) {
         compact(events, maxEvents);
-        const snapshot = events.map(lineOf).join("");
-        enqueue(() => writeAtomically(file, snapshot));
+        rewrite(events.map(lineOf).join(""));
       } else {
-        const line = lineOf(recorded);
-        enqueue(() => appendFile(file, line));
+        append(lineOf(recorded));
       }
       return recorded;
     },

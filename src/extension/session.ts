@@ -22,6 +22,7 @@ import { createIntegrityAlerts } from "./integrity-alerts.ts";
 import { freshMemory, type ProcessMemory } from "./process-memory.ts";
 import { questStartOf } from "./quest-activation.ts";
 import type { QuestUi } from "./quest-ui.ts";
+import { eventLogChanged, ownEventLog, progressWatch } from "./record-memory.ts";
 import { holdSessionLock } from "./session-lock.ts";
 
 /** The pack that ships with pi-quests: `quests/` at the package root (from src/ or dist/). */
@@ -74,9 +75,14 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   if (data.readOnly) return { ok: false, readOnly: true, message: readOnlyMessage(data.dataDir) };
   const { home, agentDir, dataDir, workspace, eventsFile } = data;
   const alerts = createIntegrityAlerts((message) => ui.notify(message, "warning"));
+  const memory = options.memory ?? freshMemory();
   const eventsSealer = openRecordSealer(dataDir, "events", workspace);
-  // Read once: from here on the in-memory log is the truth, whatever the file comes to say.
-  const recorded = await readEventLog(eventsFile, eventsSealer, "lenient");
+  // Read once: from here on the in-memory log is the truth, whatever the file comes to say; and
+  // when this Pi wrote it before (a /reload), what it remembers of it (record-memory.ts).
+  const fromFile = await readEventLog(eventsFile, eventsSealer, "lenient");
+  const own = await ownEventLog(memory.eventLogs, eventsFile, fromFile.events);
+  if (own.changedOnDisk) eventLogChanged(eventsFile, alerts.report);
+  const recorded = own.changedOnDisk ? { events: own.events, alteredLines: [], skippedLines: 0 } : fromFile;
   for (const line of recorded.alteredLines) {
     alerts.report({
       kind: "altered",
@@ -98,8 +104,9 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     sealer: eventsSealer,
     onWriteError: (error) =>
       ui.notify(`pi-quests could not record an event: ${(error as Error).message}`, "warning"),
+    rewriteFirst: own.changedOnDisk,
+    onWritten: own.onWritten,
   });
-  const memory = options.memory ?? freshMemory();
   const agentCode = agentCodeNotice(
     codeWrittenByPi({
       loaded: codeFilesIn(options.extensionFolders ?? []).keys(),
@@ -112,7 +119,12 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   );
   const controller = await startQuestController({
     pack: pack.value,
-    progress: openProgressStore(data.progressFile, openRecordSealer(dataDir, "progress", workspace)),
+    progress: openProgressStore(
+      data.progressFile,
+      openRecordSealer(dataDir, "progress", workspace),
+      undefined,
+      progressWatch(memory.progress, data.progressFile, alerts.report),
+    ),
     events,
     ui,
     alerts,

@@ -3,7 +3,10 @@
  * skipped ones, confirm answers, the last result. One JSON file in the workspace's data folder,
  * written atomically and sealed (src/core/seal.ts). A file that cannot be read back, or that pi-quests did not write as
  * it is, is moved aside (never deleted) and progress starts over. It is read once, when a
- * session opens: during a session the controller's own progress is the truth.
+ * session opens: during a session the controller's own progress is the truth. With a watch
+ * (`ProgressWatch`), a file that is no longer what this process last wrote (while a session is
+ * open, or between two sessions of one Pi process: a `/reload`) is set aside as altered and put
+ * back, at the next load or save.
  */
 import { mkdir, readFile, rename } from "node:fs/promises";
 import { dirname } from "node:path";
@@ -104,25 +107,45 @@ export type ProgressStore = {
   save(progress: Progress): Promise<void>;
 };
 
+/**
+ * What this process last wrote to each progress file (the extension keeps it across the
+ * sessions of one Pi process, src/extension/process-memory.ts), and whom to tell when the file
+ * is no longer that: something other than this process wrote it, or removed it.
+ */
+export type ProgressWatch = {
+  written: Pick<Map<string, string>, "get" | "set">;
+  /** The file was not what this process last wrote; it was moved to `backup` (none: it was gone). */
+  changedOnDisk(backup: string | undefined): void;
+};
+
 export function openProgressStore(
   file: string,
   sealer: Sealer,
   now: () => Date = () => new Date(),
+  watch?: ProgressWatch,
 ): ProgressStore {
   const stamp = () => now().toISOString().replaceAll(":", "-");
   // Saves run one after another, so an older state never lands after a newer one.
   let queue: Promise<void> = Promise.resolve();
+  /**
+   * The file's text, put back to what this process last wrote when it is not that any more (the
+   * other one is kept aside as altered): this process's memory wins over the disk.
+   */
+  const ownText = async (): Promise<string | undefined> => {
+    const text = await readText(file);
+    const own = watch?.written.get(file);
+    if (own === undefined || text === own) return text;
+    const backup = text === undefined ? undefined : `${file}.altered-${stamp()}`;
+    if (backup !== undefined) await rename(file, backup);
+    watch?.changedOnDisk(backup);
+    await writeAtomically(file, own);
+    return own;
+  };
   return {
     file,
     async load() {
-      let text: string;
-      try {
-        text = await readFile(file, "utf8");
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT")
-          return { kind: "fresh", progress: emptyProgress() };
-        throw error;
-      }
+      const text = await ownText();
+      if (text === undefined) return { kind: "fresh", progress: emptyProgress() };
       const json = parseJson(text);
       if (json.ok && isObject(json.value)) {
         const verified = verifyRecord(sealer, json.value);
@@ -132,7 +155,10 @@ export function openProgressStore(
           return { kind: "altered", progress: emptyProgress(), backup, reason: verified.reason };
         }
         const parsed = ProgressSchema.safeParse(verified.record);
-        if (parsed.success) return { kind: "loaded", progress: parsed.data };
+        if (parsed.success) {
+          watch?.written.set(file, text);
+          return { kind: "loaded", progress: parsed.data };
+        }
       }
       const problem = json.ok ? schemaProblem(json.value) : json.problem;
       const backup = `${file}.corrupt-${stamp()}`;
@@ -145,11 +171,24 @@ export function openProgressStore(
         .catch(() => {})
         .then(async () => {
           await mkdir(dirname(file), { recursive: true });
+          // A file changed since this process wrote it is kept aside and told before it is replaced.
+          await ownText();
           await writeAtomically(file, text);
+          watch?.written.set(file, text);
         });
       return queue;
     },
   };
+}
+
+/** The file's text; undefined when there is no file. */
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sealRecord } from "../../src/core/seal.ts";
@@ -250,5 +250,71 @@ describe("a progress file that cannot be read back", () => {
     const loaded = await store.load();
     expect(loaded.kind).toBe("recovered");
     expect(await readFile(`${file}${BACKUP_SUFFIX}`)).toEqual(bytes);
+  });
+});
+
+describe("with a watch: what this process last wrote wins over the disk", () => {
+  /** A store that remembers what it writes in `written`, and says what it found changed. */
+  function watched(dir = makeWorkspace(), written = new Map<string, string>()) {
+    const file = join(dir, "data", "progress.json");
+    const changed: (string | undefined)[] = [];
+    const watch = { written, changedOnDisk: (backup: string | undefined) => changed.push(backup) };
+    return { dir, file, written, changed, store: openProgressStore(file, SEALER, () => NOW, watch) };
+  }
+  const ALTERED = ".altered-2030-01-02T03-04-05.678Z";
+  /** The file rewritten and sealed again with the same key, as code that read the key would. */
+  const forge = (file: string) =>
+    writeFile(
+      file,
+      JSON.stringify(
+        sealRecord(SEALER, { ...emptyProgress(), completed: { q: { at: "x", definitionHash: "h" } } }),
+      ),
+    );
+
+  it("a file resealed between two sessions of the process is set aside, and this process's own put back", async () => {
+    const first = watched();
+    await first.store.save(fullProgress());
+    await forge(first.file);
+    // The next session of the same process (a /reload): a new store, the same memory.
+    const next = watched(first.dir, first.written);
+    const loaded = await next.store.load();
+    expect(loaded).toEqual({ kind: "loaded", progress: fullProgress() });
+    expect(next.changed).toEqual([`${next.file}${ALTERED}`]);
+    expect(JSON.parse(await readFile(`${next.file}${ALTERED}`, "utf8")).completed).toHaveProperty("q");
+    expect(await readFile(next.file, "utf8")).toBe(first.written.get(first.file));
+  });
+
+  it("a file changed while the session is open is set aside and told at the next save, then replaced", async () => {
+    const { store, file, changed } = watched();
+    expect((await store.load()).kind).toBe("fresh");
+    await store.save(fullProgress());
+    await forge(file);
+    const after = { ...fullProgress(), epochSeq: 9 };
+    await store.save(after);
+    expect(changed).toEqual([`${file}${ALTERED}`]);
+    expect((await openProgressStore(file, SEALER).load()).progress).toEqual(after);
+  });
+
+  it("a file removed after this process wrote it is put back, and told", async () => {
+    const first = watched();
+    await first.store.save(fullProgress());
+    await rm(first.file);
+    const next = watched(first.dir, first.written);
+    expect(await next.store.load()).toEqual({ kind: "loaded", progress: fullProgress() });
+    expect(next.changed).toEqual([undefined]);
+  });
+
+  it("the file this process loaded and trusts is what it compares with; a new process has nothing to compare", async () => {
+    const first = watched();
+    await first.store.save(fullProgress());
+    // A new Pi process: no memory. The resealed file verifies, and is loaded: the seal's limit.
+    await forge(first.file);
+    const fresh = watched(first.dir);
+    expect((await fresh.store.load()).progress.completed).toHaveProperty("q");
+    expect(fresh.changed).toEqual([]);
+    // From then on, that file is what this process knows.
+    const again = watched(first.dir, fresh.written);
+    expect((await again.store.load()).progress.completed).toHaveProperty("q");
+    expect(again.changed).toEqual([]);
   });
 });
