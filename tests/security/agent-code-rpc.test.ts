@@ -228,7 +228,7 @@ const RESEALS = (repo: string) =>
     "  ];",
     "  forged.forEach((event, i) => {",
     "    const line = sealRecord(sealer, { ...event, sessionId: last.sessionId, seq: last.seq + 1 + i });",
-    "    appendFileSync(eventsFile, `${JSON.stringify(line)}\\n`);",
+    '    appendFileSync(eventsFile, JSON.stringify(line) + "\\n");',
     "  });",
     "}",
     "",
