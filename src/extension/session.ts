@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { packageRoot } from "../core/package-root.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
+import type { Sealer } from "../core/seal.ts";
 import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
@@ -18,7 +19,7 @@ import { agentCodeNotice, codeWrittenByPi } from "./agent-code.ts";
 import { type QuestController, startQuestController } from "./controller.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { codeFilesIn } from "./extension-code-looks.ts";
-import { createIntegrityAlerts } from "./integrity-alerts.ts";
+import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import { freshMemory, type ProcessMemory } from "./process-memory.ts";
 import { questStartOf } from "./quest-activation.ts";
 import type { QuestUi } from "./quest-ui.ts";
@@ -56,6 +57,39 @@ export type QuestSessionOpened =
   | { ok: true; controller: QuestController }
   | { ok: false; message: string; readOnly?: true };
 
+/**
+ * The workspace's events, read once: from here on the in-memory log is the truth, whatever the
+ * file comes to say; and when this Pi wrote the file before (a /reload), what it remembers of it
+ * (record-memory.ts). What was altered is reported, what was torn is said.
+ */
+async function readOwnLog(
+  eventsFile: string,
+  sealer: Sealer,
+  memory: ProcessMemory,
+  alerts: IntegrityAlerts,
+  ui: QuestUi,
+) {
+  const fromFile = await readEventLog(eventsFile, sealer, "lenient");
+  const own = await ownEventLog(memory.eventLogs, eventsFile, fromFile.events);
+  if (own.changedOnDisk) eventLogChanged(eventsFile, alerts.report);
+  const recorded = own.changedOnDisk ? { events: own.events, alteredLines: [], skippedLines: 0 } : fromFile;
+  for (const line of recorded.alteredLines) {
+    alerts.report({
+      kind: "altered",
+      record: "event",
+      where: `${eventsFile}:${line}`,
+      reason: "the line has no valid seal, or repeats a recorded one: pi-quests did not write it there",
+    });
+  }
+  if (recorded.skippedLines > 0) {
+    ui.notify(
+      `pi-quests: ${recorded.skippedLines} unreadable line(s) in ${eventsFile} were skipped`,
+      "warning",
+    );
+  }
+  return { recorded, own };
+}
+
 /** Why a Pi whose data dir is read-only (started from the agent's sandboxed bash) runs no quests. */
 function readOnlyMessage(dataDir: string): string {
   return `pi-quests records nothing in this Pi: its records folder ${dataDir} is read-only here (a Pi started from the agent's bash sees it hidden). The Pi that started it keeps the quests.`;
@@ -77,26 +111,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   const alerts = createIntegrityAlerts((message) => ui.notify(message, "warning"));
   const memory = options.memory ?? freshMemory();
   const eventsSealer = openRecordSealer(dataDir, "events", workspace);
-  // Read once: from here on the in-memory log is the truth, whatever the file comes to say; and
-  // when this Pi wrote it before (a /reload), what it remembers of it (record-memory.ts).
-  const fromFile = await readEventLog(eventsFile, eventsSealer, "lenient");
-  const own = await ownEventLog(memory.eventLogs, eventsFile, fromFile.events);
-  if (own.changedOnDisk) eventLogChanged(eventsFile, alerts.report);
-  const recorded = own.changedOnDisk ? { events: own.events, alteredLines: [], skippedLines: 0 } : fromFile;
-  for (const line of recorded.alteredLines) {
-    alerts.report({
-      kind: "altered",
-      record: "event",
-      where: `${eventsFile}:${line}`,
-      reason: "the line has no valid seal, or repeats a recorded one: pi-quests did not write it there",
-    });
-  }
-  if (recorded.skippedLines > 0) {
-    ui.notify(
-      `pi-quests: ${recorded.skippedLines} unreadable line(s) in ${eventsFile} were skipped`,
-      "warning",
-    );
-  }
+  const { recorded, own } = await readOwnLog(eventsFile, eventsSealer, memory, alerts, ui);
   // This session is now the log's only writer (a print-mode Pi meanwhile records nothing).
   const lock = await holdSessionLock(data.folder);
   const firstSeq = recorded.events.reduce((next, event) => Math.max(next, event.seq + 1), 0);
