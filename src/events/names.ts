@@ -54,9 +54,10 @@ const present = (fields: Payload): Payload =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 
 /**
- * Who made Pi change its model or thinking level, which only a live session knows: the learner
- * through Pi's own interface (the terminal UI, an RPC client), an extension through Pi's API
- * (`pi.setModel`, `pi.setThinkingLevel`), or "unknown" when pi-quests could not read it
+ * Who made Pi change its model, its thinking level or the session's name, which only a live
+ * session knows: the learner through Pi's own interface (the terminal UI, an RPC client), an
+ * extension through Pi's API (`pi.setModel`, `pi.setThinkingLevel`, `pi.setSessionName`), or
+ * "unknown" when pi-quests could not read it
  * (src/extension/act-origin.ts says how it is read, and when it cannot be).
  */
 export type ActOrigin = "learner" | "extension" | "unknown";
@@ -171,8 +172,11 @@ const PAYLOADS = {
     navigation.summary === undefined
       ? { summarized: false }
       : { summarized: true, summary: navigation.summary },
-  /** `null`: the name was cleared. */
-  session_name: (info: { name: string | undefined }) => ({ name: cleared(info.name) }),
+  /** `null`: the name was cleared. `origin` only live. */
+  session_name: (info: { name: string | undefined; origin?: ActOrigin }) => ({
+    name: cleared(info.name),
+    ...present({ origin: info.origin }),
+  }),
   /** `null`: the label was cleared. */
   label: (label: { label: string | undefined; entryId: string }) => ({
     label: cleared(label.label),

@@ -29,7 +29,7 @@
  * session_compact   session_compact (instructions from         a compaction entry
  *                     session_before_compact)
  * session_tree      session_tree                             a branch_summary entry
- * session_name      session_info_changed                     a session_info entry
+ * session_name      session_info_changed (origin, the same)   a session_info entry
  * label             a new label entry among the session's     a label entry
  *                     entries (`labels`, called often)
  * context_loaded    before_agent_start                       (never in a file)
@@ -228,7 +228,8 @@ export type PiEventTranslator = {
   sessionCompact(compaction: { summary: string; reason?: "manual" | "threshold" | "overflow" }): PiEvent;
   /** A `/tree` navigation, with the branch summary when one was made. */
   sessionTree(navigation: { summary?: string }): PiEvent;
-  sessionName(name: string | undefined): PiEvent;
+  /** The session's name changed; `origin` (who asked for it) only live. */
+  sessionName(name: string | undefined, origin?: ActOrigin): PiEvent;
   /** Live: the label entries among `entries` past the ones seen before. */
   labels(entries: EntriesRead): PiEvent[];
   /** A label entry as a session file stores it. */
@@ -353,7 +354,7 @@ export function createPiEventTranslator(): PiEventTranslator {
     },
     sessionCompact: ({ summary, reason }) => sessionCompactEvent({ summary, reason, ...compaction.take() }),
     sessionTree: ({ summary }) => sessionTreeEvent({ summary }),
-    sessionName: (name) => sessionNameEvent({ name }),
+    sessionName: (name, origin) => sessionNameEvent({ name, origin }),
     labels: (now) =>
       entries
         .fresh(now)

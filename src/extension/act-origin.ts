@@ -1,19 +1,20 @@
 /**
- * Who made Pi change its model or thinking level: the learner (Pi's own interface: the terminal
- * UI's `/model`, `/thinking`, the selectors and the keys, or an RPC client's `set_model` and
- * `set_thinking_level`), or an extension (`pi.setModel`, `pi.setThinkingLevel`). Pi's event does
- * not say: `model_select` has `source: "set"` for both, and `thinking_level_select` nothing. The
- * JavaScript stack does, in the handler Pi calls: Pi emits both events from inside the session
- * method that made the change, called by whoever asked for it.
+ * Who made Pi change its model, its thinking level or the session's name: the learner (Pi's own
+ * interface: the terminal UI's `/model`, `/thinking`, `/name`, the selectors and the keys, or an
+ * RPC client's `set_model`, `set_thinking_level`, `set_session_name`), or an extension
+ * (`pi.setModel`, `pi.setThinkingLevel`, `pi.setSessionName`). Pi's event does not say:
+ * `model_select` has `source: "set"` for both, the others nothing. The JavaScript stack does, in
+ * the handler Pi calls: Pi emits each event from inside the session method that made the change,
+ * called by whoever asked for it.
  *
  * This is the one module that reads Pi's internals for it (docs/architecture.md lists it), as Pi
  * 1.6 has them, bundled or not:
  *
- * - the session frame: a method of Pi's `AgentSession` that changes the model or the level
- *   (`setModel`, `_emitModelSelect`, `cycleModel` and its helpers, `setThinkingLevel`,
- *   `cycleThinkingLevel`), in a file of Pi's package;
+ * - the session frame: a method of Pi's `AgentSession` that makes the change (`setModel`,
+ *   `_emitModelSelect`, `cycleModel` and its helpers, `setThinkingLevel`, `cycleThinkingLevel`,
+ *   `setSessionName`), in a file of Pi's package;
  * - an extension's call: below it, a frame of Pi's package named like the API an extension calls
- *   (`setModel`, `setThinkingLevel`) on anything but the session (the extension API's method in
+ *   (`setModel`, `setThinkingLevel`, `setSessionName`) on anything but the session (the extension API's method in
  *   Pi's loader, and the runtime's in the session's `bindCore`). An extension cannot reach the
  *   session without one of them; that is checked first, and wins;
  * - the learner's act: below it, a frame of Pi's package from one of its interfaces: a method of
@@ -23,8 +24,8 @@
  * V8 lists the callers of a synchronous call, and the awaiting callers of an async one (its
  * async frames). `setModel` awaits before it emits, so its event shows the async callers: the
  * runtime's `setModel` awaits the session's whether or not the extension awaits it. A thinking
- * level is emitted without an await, so its stack is whole only when pi-quests' handler is the
- * first one Pi calls for that event; after another extension's handler, Pi's loop has awaited
+ * level and a name are emitted without an await, so their stack is whole only when pi-quests'
+ * handler is the first one Pi calls for that event; after another extension's handler, Pi's loop has awaited
  * and nothing below it is left. Anything not read as one of the two is "unknown": it never
  * counts as the learner's, and the learner is told once (index.ts), so a Pi that changed where
  * these calls live fails visibly, never silently.
@@ -94,9 +95,10 @@ const SESSION_METHODS = new Set([
   "_cycleAvailableModel",
   "setThinkingLevel",
   "cycleThinkingLevel",
+  "setSessionName",
 ]);
 /** What an extension calls (Pi's loader), and what that calls (the session's runtime). */
-const EXTENSION_API = new Set(["setModel", "setThinkingLevel"]);
+const EXTENSION_API = new Set(["setModel", "setThinkingLevel", "setSessionName"]);
 const SESSION_TYPE = /(^|_)AgentSession$/;
 const INTERACTIVE_TYPE = /(^|_)InteractiveMode$/;
 /** The interfaces' functions that are not InteractiveMode's methods: the model selector's, RPC's. */
@@ -143,7 +145,7 @@ function pathOf(file: string | undefined): string | undefined {
 
 /** What the learner is told the first time a change could not be read. */
 export const UNREAD_ORIGIN_NOTICE =
-  "pi-quests could not tell who changed the model or the thinking level (you, or code running inside Pi), so that change does not count for a quest. If it was you: an extension that loads before pi-quests and watches the same change hides it (/quest status lists code Pi wrote), or this version of Pi works differently from the ones pi-quests knows.";
+  "pi-quests could not tell who changed the model, the thinking level or the session's name (you, or code running inside Pi); a quest that asks for your own change does not count it. If it was you: an extension that loads before pi-quests and watches the same change hides it (/quest status lists code Pi wrote), or this version of Pi works differently from the ones pi-quests knows.";
 
 /**
  * Reads who made the change from the stack of the handler it is called in (call it first

@@ -154,7 +154,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   );
   pi.on(
     "session_info_changed",
-    withLabels((event) => translator.sessionName(event.name)),
+    withLabels((event, ctx) => translator.sessionName(event.name, readOrigin(ctx))),
   );
   pi.on("session_tree", (event, ctx) => {
     // In the session, labels set before the navigation come before its summary and a label

@@ -355,7 +355,7 @@ describe("the version 2 events of a real pi over RPC", () => {
       ["model_select", { provider: "scripted", modelId: "scripted-1", source: "cycle", origin: "learner" }],
       ["thinking_level_select", { level: "off", origin: "learner" }],
     ]);
-    expect(payloads(events, "session_name")).toEqual([{ name: "events run" }]);
+    expect(payloads(events, "session_name")).toEqual([{ name: "events run", origin: "learner" }]);
     expect(payloads(events, "user_bash")).toEqual([
       { command: "echo hi", exitCode: 0, excludeFromContext: false },
     ]);

@@ -623,6 +623,14 @@ describe("model and thinking level", () => {
     });
   });
 
+  it("records who named the session, live only", () => {
+    expect(started().sessionName("review", "extension").payload).toEqual({
+      name: "review",
+      origin: "extension",
+    });
+    expect(started().sessionName(undefined).payload).toEqual({ name: null });
+  });
+
   it("puts a level a model switch changed after the switch, as the session file has them", () => {
     const translator = createPiEventTranslator();
     translator.sessionStart({ ...SESSION, model: two });

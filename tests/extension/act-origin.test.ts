@@ -161,6 +161,24 @@ const STACKS: Record<string, { origin: string; frames: StackFrame[] }> = {
       pi("handleSubmit", "_InteractiveMode", true),
     ],
   },
+  "RPC set_session_name": {
+    origin: "learner",
+    frames: [...ABOVE, pi("setSessionName", "AgentSession"), pi("handleCommand"), pi("handleInputLine")],
+  },
+  "the terminal UI's /name": {
+    origin: "learner",
+    frames: [...ABOVE, pi("setSessionName", "AgentSession"), pi("handleNameCommand", "_InteractiveMode")],
+  },
+  "pi.setSessionName from an extension": {
+    origin: "extension",
+    frames: [
+      ...ABOVE,
+      pi("setSessionName", "AgentSession"),
+      pi("setSessionName", "Object"),
+      pi("setSessionName", "Object"),
+      { file: EXTENSION },
+    ],
+  },
   "a level after another extension's handler: nothing below Pi's loop": {
     origin: "unknown",
     frames: [...ABOVE, node("processTicksAndRejections")],

@@ -194,7 +194,7 @@ describe("the extension's entry", () => {
         payload: { provider: "scripted", modelId: "scripted-2", source: "cycle", origin: "unknown" },
       },
       { name: "thinking_level_select", payload: { level: "high", origin: "unknown" } },
-      { name: "session_name", payload: { name: "review" } },
+      { name: "session_name", payload: { name: "review", origin: "unknown" } },
       { name: "label", payload: { label: "before-refactor", entryId: "e1" } },
       { name: "session_tree", payload: { summarized: false } },
       { name: "session_compact", payload: { reason: "manual", summary: "Summary." } },

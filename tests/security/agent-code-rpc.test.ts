@@ -40,7 +40,7 @@ function modelAndThinkingPack(): string {
   return makeWorkspace({ "130-model-and-thinking.yaml": quest });
 }
 
-/** An extension that picks the reasoning model and sets thinking to high when a session starts. */
+/** An extension that picks the reasoning model, sets thinking to high and names the session when a session starts. */
 const SETS_IT = [
   'import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";',
   "",
@@ -50,6 +50,7 @@ const SETS_IT = [
   "    if (!model) return;",
   "    await pi.setModel(model);",
   '    pi.setThinkingLevel("high");',
+  '    pi.setSessionName("named by the extension");',
   "  });",
   "}",
   "",
@@ -112,6 +113,9 @@ describe("an extension the agent writes sets the model and the thinking level", 
     ]);
     expect(recorded(learner, workspace, "thinking_level_select")).toEqual([
       { level: "high", origin: "extension" },
+    ]);
+    expect(recorded(learner, workspace, "session_name")).toEqual([
+      { name: "named by the extension", origin: "extension" },
     ]);
   });
 
@@ -284,12 +288,13 @@ function recorded(pi: PiRpc, workspace: string, name: string): Record<string, un
 }
 
 describe("the learner's own acts", () => {
-  it("/model and /thinking high over RPC complete the quest, recorded as the learner's", async () => {
+  it("/model and /thinking high over RPC complete the quest, recorded as the learner's (and /name)", async () => {
     const workspace = makeWorkspace();
     const learner = startLearner({ workspace });
     await learner.settled();
     const from = learner.lines.length;
     await learnerPicks(learner);
+    await learner.request({ type: "set_session_name", name: "mine" });
     expect(learner.notifications(from).join("\n")).toContain("Quest complete: Pick a model, think harder");
     expect(await learner.close()).toBe(0);
     // Pi announces no change to the model in use: only the reasoning model is an event.
@@ -299,6 +304,7 @@ describe("the learner's own acts", () => {
     expect(recorded(learner, workspace, "thinking_level_select")).toEqual([
       { level: "high", origin: "learner" },
     ]);
+    expect(recorded(learner, workspace, "session_name")).toEqual([{ name: "mine", origin: "learner" }]);
   });
 
   it("behind another extension's handler of the same change: the level is not counted, and the learner is told once", async () => {

@@ -14,6 +14,7 @@ export const LIVE_ONLY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   agent_end: ["aborted"],
   model_select: ["source", "origin"],
   thinking_level_select: ["origin"],
+  session_name: ["origin"],
   session_compact: ["reason", "instructions"],
 };
 
