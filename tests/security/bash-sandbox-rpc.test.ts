@@ -11,6 +11,7 @@
 import { readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { playControlPrompt } from "../../src/core/play-controls.ts";
 import { probeBashSandbox } from "../../src/probes/os/bash-sandbox.ts";
 import {
   closeAllPis,
@@ -18,6 +19,7 @@ import {
   PI,
   type PiRpc,
   PLAIN_BASH,
+  PLAY_CONTROLS,
   type RpcLine,
   scriptedPiArgs,
   startPiRpc,
@@ -148,6 +150,8 @@ describe.runIf(supported.protection === "namespaces")("the model's bash, in the 
     const learner = startPiRpc({
       workspace: makeWorkspace(),
       session: true,
+      // /reload as the terminal UI does it: the play controls call the same ctx.reload().
+      extensions: [PLAY_CONTROLS],
       script: [
         { tools: [{ name: "bash", arguments: { command: LOOK_FOR_THE_KEY } }] },
         { text: "Looked." },
@@ -159,7 +163,9 @@ describe.runIf(supported.protection === "namespaces")("the model's bash, in the 
     await learner.request({ type: "new_session" });
     await learner.prompt("Look around.");
     await learner.settled();
-    await learner.prompt("/reload");
+    const from = learner.lines.length;
+    await learner.prompt(playControlPrompt({ action: "reload", args: {} }));
+    await learner.waitFor((line) => JSON.stringify(line).includes("pi-quests-play: done"), from);
     await learner.settled();
     await learner.prompt("Look again.");
     await learner.settled();
