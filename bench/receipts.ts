@@ -175,6 +175,7 @@ export async function benchUnchanged(
       workspace,
       baseline: execFileSync("git", ["rev-parse", "HEAD"], { cwd: workspace }).toString().trim(),
       dataDir,
+      writer: "cli",
       agentDir,
       home,
       env,

@@ -33,6 +33,7 @@ import { questCompletions } from "./quest-command.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 import { reviewModelsOf } from "./review-models.ts";
+import { startTrust } from "./start-trust.ts";
 
 /** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
 const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
@@ -291,6 +292,8 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
     }
     // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
     const { openQuestSession } = await import("./session.ts");
+    const start = startTrust();
+    start.tellOnce(ui);
     const opened = await openQuestSession({
       cwd: ctx.cwd,
       env: process.env,
@@ -302,6 +305,7 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       backlog: early,
       reviewModels: reviewModelsOf(ctx),
       protectionText: () => protectionText(fromPi.bash.known()),
+      untrustedStart: start.untrusted,
     });
     if (opened.ok) return opened.controller;
     // Quietly (an info line, which print mode does not print): a `pi -p` in the agent's bash.

@@ -17,10 +17,9 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openRecordSealer } from "../../src/core/record-sealers.ts";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { fullFingerprint } from "../../src/receipts/fingerprint.ts";
-import { openReceiptStore } from "../../src/receipts/store.ts";
+import { openWriterStore } from "../../src/receipts/writers.ts";
 import { type DependencyPin, pinDependencies } from "../../src/task-verifier/index.ts";
 import { acquireWorkspaceLock } from "../../src/task-verifier/lock.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
@@ -91,8 +90,12 @@ async function fingerprintOf(workspace: string): Promise<string> {
 
 /** Waits until the check's receipt says `running`: begin() has fingerprinted the workspace. */
 async function untilRunning(dataDir: string, workspace: string): Promise<void> {
-  const store = await openReceiptStore(join(workspaceHome(dataDir, workspace), "receipts"), {
-    sealer: openRecordSealer(dataDir, "receipts", workspace),
+  const store = await openWriterStore({
+    dataDir,
+    workspaceHome: workspaceHome(dataDir, workspace),
+    workspace,
+    writer: "pi",
+    readOnly: true,
   });
   for (let i = 0; i < 2000; i++) {
     const { receipts } = await store.list();
