@@ -3,6 +3,7 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { refuseDebuggerSignal } from "../core/debugger-signal.ts";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import { describeAlert } from "../core/integrity.ts";
 import { isInside } from "../core/paths.ts";
@@ -67,6 +68,8 @@ type Folders = { workspace: string; agentDir: string; dataDir: string };
 type Recorded = { events: VerifierEvent[]; sessionId?: string };
 
 export async function check(args: string[], io: CliIo): Promise<number> {
+  // The receipts this process seals are the CLI's: no debugger opened into it by a signal.
+  refuseDebuggerSignal();
   const parsed = tryParse(() => parseCheckArgs(args), CHECK_USAGE, io);
   if (!parsed) return EXIT.invalid;
   const { values, positionals } = parsed;

@@ -19,6 +19,7 @@ import type {
   UserBashEvent,
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
+import { refuseDebuggerSignal } from "../core/debugger-signal.ts";
 import { agentDirFrom } from "../core/paths.ts";
 import type { PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
@@ -46,6 +47,8 @@ const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
  * found, registers nothing but a notice at session start: Pi itself keeps working.
  */
 export default async function piQuests(pi: ExtensionAPI): Promise<void> {
+  // Before anything else: no process of the learner's user opens a debugger into Pi by a signal.
+  refuseDebuggerSignal();
   const claim = claimProcess(import.meta.url);
   if (!claim.ok) return noticeAtStart(pi, claim.message, "warning");
   const host = await loadRunningPi();
