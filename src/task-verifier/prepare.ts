@@ -19,6 +19,7 @@ import {
 import { dirname, join, posix } from "node:path";
 import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 import { readBlobs } from "./blobs.ts";
+import { declaredBins } from "./declared-bins.ts";
 import {
   PROTECTED_MANIFEST_KEYS,
   type Protection,
@@ -31,6 +32,8 @@ export type Preparation = {
   manifestsMerged: string[];
   removedConfigs: string[];
   linkedNodeModules: string[];
+  /** The learner's `node_modules/.bin` entries no installed package declares: not in the worktree (declared-bins.ts). */
+  undeclaredBins: string[];
   /**
    * The candidate's changes the run does not see, and why: a protected file it changed that was
    * put back (its content, its mode, or its being there), a file it added that was removed.
@@ -207,10 +210,21 @@ export async function protect(
     overridden.push({ path, rule: removal });
   }
 
-  const linkedNodeModules = await linkNodeModules(worktree, workspace, plan.manifests);
+  const { linked: linkedNodeModules, undeclaredBins } = await linkNodeModules(
+    worktree,
+    workspace,
+    plan.manifests,
+  );
   return {
     ok: true,
-    value: { restored: plan.restore, manifestsMerged, removedConfigs, linkedNodeModules, overridden },
+    value: {
+      restored: plan.restore,
+      manifestsMerged,
+      removedConfigs,
+      linkedNodeModules,
+      undeclaredBins,
+      overridden,
+    },
   };
 }
 
@@ -267,20 +281,25 @@ async function mergeManifest(
   return { ok: true, value: true };
 }
 
-/** node_modules come from the workspace as they are, by link: nothing is installed. */
 /** Folders tools write into under node_modules; each check gets its own, empty. */
 export const NODE_MODULES_CACHES = new Set([".cache", ".vite", ".vite-temp", ".vitest"]);
 
+/**
+ * node_modules come from the workspace as they are, by link: nothing is installed. Except
+ * `.bin`, which npm puts first on a script's PATH: a folder of the worktree's own, holding only
+ * what installed packages declare (declared-bins.ts).
+ */
 async function linkNodeModules(
   worktree: string,
   workspace: string,
   manifests: readonly string[],
-): Promise<string[]> {
+): Promise<{ linked: string[]; undeclaredBins: string[] }> {
   const dirs = new Set([
     "",
     ...manifests.map((manifest) => (posix.dirname(manifest) === "." ? "" : posix.dirname(manifest))),
   ]);
   const linked: string[] = [];
+  const undeclaredBins: string[] = [];
   for (const dir of dirs) {
     const source = join(workspace, dir, "node_modules");
     const target = join(worktree, dir, "node_modules");
@@ -293,9 +312,17 @@ async function linkNodeModules(
     await mkdir(target);
     for (const entry of entries) {
       if (NODE_MODULES_CACHES.has(entry)) continue;
+      if (entry === ".bin") continue;
       await symlink(join(source, entry), join(target, entry));
+    }
+    if (entries.includes(".bin")) {
+      const bins = await declaredBins(source);
+      await mkdir(join(target, ".bin"));
+      // Relative, as npm makes them: `../left-pad/cli.js` is the package linked beside `.bin`.
+      for (const { name, target: file } of bins.links) await symlink(file, join(target, ".bin", name));
+      undeclaredBins.push(...bins.undeclared.map((name) => posix.join(dir, "node_modules/.bin", name)));
     }
     linked.push(posix.join(dir, "node_modules"));
   }
-  return linked;
+  return { linked, undeclaredBins };
 }

@@ -137,6 +137,7 @@ async function restoreProtected(
     ...(record.verification.notApplied ?? []),
     ...prepared.value.overridden.map(({ path, rule, ...by }) => ({ path, reason: rule, ...by })),
     ...prepared.value.manifestsMerged.map((path) => ({ path, reason: "package_scripts" as const })),
+    ...prepared.value.undeclaredBins.map((path) => ({ path, reason: "undeclared_bin" as const })),
   ].sort(byPath);
   return { ok: true, value: prepared.value };
 }

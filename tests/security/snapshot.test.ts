@@ -332,8 +332,14 @@ describe("node_modules are as they were when the quest started", () => {
     shim(join(workspace, "node_modules/.bin/node"), "echo 'PASS add'; exit 0");
     const before = snapshot(workspace);
 
+    // Without the pin the shim is not run either: no package declares it (declared-bins.ts).
     const unpinned = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
-    expect(finished(await unpinned.verifier.run(request(workspace, "npm test"))).passed).toBe(true);
+    const ran = finished(await unpinned.verifier.run(request(workspace, "npm test")));
+    expect(ran.passed).toBe(false);
+    expect(ran.verification?.notApplied).toContainEqual({
+      path: "node_modules/.bin/node",
+      reason: "undeclared_bin",
+    });
 
     const { verifier, dataDir } = await verifierFor(workspace, {
       pin: [request(workspace, "npm test")],
@@ -344,6 +350,22 @@ describe("node_modules are as they were when the quest started", () => {
     );
     expectCleanAfter(workspace, before, dataDir);
     expectCleanAfter(workspace, before, unpinned.dataDir);
+  }, 60_000);
+
+  it("a `.bin/node` shim planted before activation (the pin holds it) is still not run by `npm test`", async () => {
+    const workspace = projectWithDependencies();
+    shim(join(workspace, "node_modules/.bin/node"), "echo 'PASS add'; exit 0");
+    const pin = pinned(await pinDependencies(workspace));
+    const before = snapshot(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test")],
+      dependencies: pin,
+      npmCliPath: NPM_CLI,
+    });
+    const ran = finished(await verifier.run(request(workspace, "npm test")));
+    expect(ran.passed).toBe(false);
+    expect(ran.report).toContain("FAIL add(2, 3) is");
+    expectCleanAfter(workspace, before, dataDir);
   }, 60_000);
 
   it("a package (and a scoped one) added after activation makes the run pending, naming both", async () => {
