@@ -4,6 +4,7 @@
  * is written; the learner's files are never touched.
  */
 import { createHash } from "node:crypto";
+import { mkdirSync, symlinkSync } from "node:fs";
 import {
   chmod,
   lstat,
@@ -34,6 +35,11 @@ export type Preparation = {
   linkedNodeModules: string[];
   /** The learner's `node_modules/.bin` entries no installed package declares: not in the worktree (declared-bins.ts). */
   undeclaredBins: string[];
+  /**
+   * The learner's `.bin` folders the worktree links whole (each entry as its package declares
+   * it), with their state when checked: one that changes before the check ends is not trusted.
+   */
+  linkedBins: LinkedBins[];
   /**
    * The candidate's changes the run does not see, and why: a protected file it changed that was
    * put back (its content, its mode, or its being there), a file it added that was removed.
@@ -210,11 +216,11 @@ export async function protect(
     overridden.push({ path, rule: removal });
   }
 
-  const { linked: linkedNodeModules, undeclaredBins } = await linkNodeModules(
-    worktree,
-    workspace,
-    plan.manifests,
-  );
+  const {
+    linked: linkedNodeModules,
+    undeclaredBins,
+    linkedBins,
+  } = await linkNodeModules(worktree, workspace, plan.manifests);
   return {
     ok: true,
     value: {
@@ -223,6 +229,7 @@ export async function protect(
       removedConfigs,
       linkedNodeModules,
       undeclaredBins,
+      linkedBins,
       overridden,
     },
   };
@@ -284,22 +291,27 @@ async function mergeManifest(
 /** Folders tools write into under node_modules; each check gets its own, empty. */
 export const NODE_MODULES_CACHES = new Set([".cache", ".vite", ".vite-temp", ".vitest"]);
 
+/** A `.bin` folder of the learner's the worktree links whole: its path (repository-relative), where, and its state then. */
+export type LinkedBins = { path: string; source: string; state: string | undefined };
+
 /**
- * node_modules come from the workspace as they are, by link: nothing is installed. Except
- * `.bin`, which npm puts first on a script's PATH: a folder of the worktree's own, holding only
- * what installed packages declare (declared-bins.ts).
+ * node_modules come from the workspace as they are, by link: nothing is installed. `.bin`, which
+ * npm puts first on a script's PATH, holds only what installed packages declare (declared-bins.ts):
+ * linked whole when it is exactly that, as npm leaves it (its state recorded, to be compared when
+ * the check ends), else a folder of the worktree's own with a link for each declared entry.
  */
 async function linkNodeModules(
   worktree: string,
   workspace: string,
   manifests: readonly string[],
-): Promise<{ linked: string[]; undeclaredBins: string[] }> {
+): Promise<{ linked: string[]; undeclaredBins: string[]; linkedBins: LinkedBins[] }> {
   const dirs = new Set([
     "",
     ...manifests.map((manifest) => (posix.dirname(manifest) === "." ? "" : posix.dirname(manifest))),
   ]);
   const linked: string[] = [];
   const undeclaredBins: string[] = [];
+  const linkedBins: LinkedBins[] = [];
   for (const dir of dirs) {
     const source = join(workspace, dir, "node_modules");
     const target = join(worktree, dir, "node_modules");
@@ -316,13 +328,26 @@ async function linkNodeModules(
       await symlink(join(source, entry), join(target, entry));
     }
     if (entries.includes(".bin")) {
-      const bins = await declaredBins(source);
-      await mkdir(join(target, ".bin"));
-      // Relative, as npm makes them: `../left-pad/cli.js` is the package linked beside `.bin`.
-      for (const { name, target: file } of bins.links) await symlink(file, join(target, ".bin", name));
+      const bins = declaredBins(source);
+      if (bins.asDeclared) {
+        // As npm left it: linked whole, as the packages are. Each link costs the run time (a
+        // metadata write, 0.5 to 1.2 ms here while git's writes are being flushed: 60 bins made
+        // anew cost a run 70 ms); an entry planted after the check moves the folder's times,
+        // which the run compares when the check ends (run-in-worktree.ts).
+        await symlink(join(source, ".bin"), join(target, ".bin"));
+        linkedBins.push({
+          path: posix.join(dir, "node_modules/.bin"),
+          source: join(source, ".bin"),
+          state: bins.folderState,
+        });
+      } else {
+        mkdirSync(join(target, ".bin"));
+        // Relative, as npm makes them: `../left-pad/cli.js` is the package linked beside `.bin`.
+        for (const { name, target: file } of bins.links) symlinkSync(file, join(target, ".bin", name));
+      }
       undeclaredBins.push(...bins.undeclared.map((name) => posix.join(dir, "node_modules/.bin", name)));
     }
     linked.push(posix.join(dir, "node_modules"));
   }
-  return { linked, undeclaredBins };
+  return { linked, undeclaredBins, linkedBins };
 }

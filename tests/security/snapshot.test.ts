@@ -368,6 +368,32 @@ describe("node_modules are as they were when the quest started", () => {
     expectCleanAfter(workspace, before, dataDir);
   }, 60_000);
 
+  it("a `.bin/grep` planted, run and taken away again while the check runs, in a `.bin` linked whole: the run is pending, without a pin too", async () => {
+    const workspace = projectWithDependencies();
+    mkdirSync(join(workspace, "node_modules/.bin"));
+    writeFileSync(
+      join(workspace, "node_modules/add-check/package.json"),
+      '{ "name": "add-check", "version": "1.0.0", "main": "index.js", "bin": { "add-check": "index.js" } }\n',
+    );
+    symlinkSync("../add-check/index.js", join(workspace, "node_modules/.bin/add-check"));
+    // As npm left it, and older than the timestamps' granularity: the worktree links it whole.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // The check stands in for the agent's background process: through the linked folder, it
+    // plants a grep that always succeeds, runs it, and takes it away.
+    const run = [
+      "printf '#!/bin/sh\\nexit 0\\n' > node_modules/.bin/grep",
+      "chmod +x node_modules/.bin/grep",
+      'PATH="$PWD/node_modules/.bin:$PATH" grep -q PASS src/add.js; rc=$?',
+      "rm node_modules/.bin/grep",
+      "exit $rc",
+    ].join("; ");
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, run)] });
+    const before = snapshot(workspace);
+    const outcome = await verifier.run(request(workspace, run));
+    expect(pending(outcome)).toContain("node_modules/.bin changed while the check ran");
+    expectCleanAfter(workspace, before, dataDir);
+  }, 60_000);
+
   it("a package (and a scoped one) added after activation makes the run pending, naming both", async () => {
     const workspace = projectWithDependencies();
     const pin = pinned(await pinDependencies(workspace));

@@ -3,10 +3,11 @@
  * each linked to the declared file, found through the learner's link or, failing that, by every
  * package's package.json; whatever else the learner's `.bin` holds is left out.
  */
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { binsOf, declaredBins } from "../../src/task-verifier/declared-bins.ts";
+import { binFolderState, binsOf, declaredBins } from "../../src/task-verifier/declared-bins.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 afterEach(removeWorkspaces);
@@ -68,12 +69,13 @@ describe("the worktree's .bin", () => {
         node: { link: "/tmp/elsewhere/node" },
       },
     );
-    expect(await declaredBins(root)).toEqual({
+    expect(declaredBins(root)).toMatchObject({
       links: [
         { name: "tool", target: "../@s/tool/cli.js" },
         { name: "vitest", target: "../vitest/vitest.mjs" },
       ],
       undeclared: ["grep", "node"],
+      asDeclared: false,
     });
   });
 
@@ -85,20 +87,37 @@ describe("the worktree's .bin", () => {
       },
       { check: { script: "exit 0" }, other: { link: "../check/bin/check.sh" } },
     );
-    expect(await declaredBins(root)).toEqual({
+    expect(declaredBins(root)).toMatchObject({
       links: [
         { name: "check", target: "../check/bin/check.sh" },
         { name: "other", target: "../other/o.js" },
       ],
       undeclared: [],
+      asDeclared: false,
     });
   });
 
   it("no .bin, no links; a package.json that is not JSON declares nothing", async () => {
     const root = join(makeWorkspace({ "node_modules/x/package.json": "{ not json" }), "node_modules");
-    expect(await declaredBins(root)).toEqual({ links: [], undeclared: [] });
+    expect(declaredBins(root)).toMatchObject({ links: [], undeclared: [] });
     mkdirSync(join(root, ".bin"));
     symlinkSync("../x/cli.js", join(root, ".bin", "x"));
-    expect(await declaredBins(root)).toEqual({ links: [], undeclared: ["x"] });
+    expect(declaredBins(root)).toMatchObject({ links: [], undeclared: ["x"], asDeclared: false });
   });
+
+  it("a .bin as npm leaves it, untouched for longer than the timestamps' granularity, can be linked whole; its state moves with any entry added or removed", async () => {
+    const root = nodeModules(
+      { vitest: { name: "vitest", bin: { vitest: "vitest.mjs" } }, ok: { name: "ok", bin: "./ok.js" } },
+      { vitest: { link: "../vitest/vitest.mjs" }, ok: { link: "../ok/ok.js" } },
+    );
+    // Changed just now: its times could be those of a change in the same tick, so not as declared.
+    expect(declaredBins(root).asDeclared).toBe(false);
+    await setTimeout(2_100);
+    const bins = declaredBins(root);
+    expect(bins).toMatchObject({ asDeclared: true, undeclared: [] });
+    expect(bins.folderState).toBe(binFolderState(join(root, ".bin")));
+    symlinkSync("../ok/ok.js", join(root, ".bin", "grep"));
+    rmSync(join(root, ".bin", "grep"));
+    expect(binFolderState(join(root, ".bin"))).not.toBe(bins.folderState);
+  }, 10_000);
 });
