@@ -19,6 +19,7 @@ import type {
   UserBashEvent,
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
+import { refuseDebuggerSignal } from "../core/debugger-signal.ts";
 import { agentDirFrom } from "../core/paths.ts";
 import type { ChangedPaths, PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
@@ -37,6 +38,7 @@ import { questCompletions } from "./quest-command.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 import { reviewModelsOf } from "./review-models.ts";
+import { startTrust } from "./start-trust.ts";
 
 /** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
 const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
@@ -49,6 +51,8 @@ const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
  * found, registers nothing but a notice at session start: Pi itself keeps working.
  */
 export default async function piQuests(pi: ExtensionAPI): Promise<void> {
+  // Before anything else: no process of the learner's user opens a debugger into Pi by a signal.
+  refuseDebuggerSignal();
   const claim = claimProcess(import.meta.url);
   if (!claim.ok) return noticeAtStart(pi, claim.message, "warning");
   const host = await loadRunningPi();
@@ -303,6 +307,8 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
     }
     // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
     const { openQuestSession } = await import("./session.ts");
+    const start = startTrust();
+    start.tellOnce(ui);
     const opened = await openQuestSession({
       cwd: ctx.cwd,
       env: process.env,
@@ -317,6 +323,7 @@ function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromP
       // Kept across /reload: what this Pi wrote, and its own records as it last left them.
       memory: processMemory(),
       extensionFolders: extensionFoldersOf(ctx, process.env),
+      untrustedStart: start.untrusted,
     });
     if (opened.ok) return opened.controller;
     // Quietly (an info line, which print mode does not print): a `pi -p` in the agent's bash.
