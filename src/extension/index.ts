@@ -27,6 +27,7 @@ import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "
 import { createOriginReader } from "./act-origin.ts";
 import { type AgentBash, protectionText, type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
+import { missingSetup } from "./checkout-setup.ts";
 import type { QuestController } from "./controller.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
@@ -45,10 +46,13 @@ const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
 });
 
 /**
- * Pi's factory. A second copy of pi-quests in this process, or a Pi whose modules cannot be
- * found, registers nothing but a notice at session start: Pi itself keeps working.
+ * Pi's factory. A checkout whose libraries are not installed, a second copy of pi-quests in this
+ * process, or a Pi whose modules cannot be found, registers nothing but a notice at session
+ * start: Pi itself keeps working.
  */
 export default async function piQuests(pi: ExtensionAPI): Promise<void> {
+  const setup = missingSetup(import.meta.url);
+  if (setup) return noticeAtStart(pi, setup, "error");
   const claim = claimProcess(import.meta.url);
   if (!claim.ok) return noticeAtStart(pi, claim.message, "warning");
   const host = await loadRunningPi();
