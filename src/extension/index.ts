@@ -31,13 +31,13 @@ import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import type { QuestController } from "./controller.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
-import { claimProcess } from "./load-guard.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
 import { questCompletions } from "./quest-command.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 import { reviewModelsOf } from "./review-models.ts";
+import { whyNotStart } from "./start-gate.ts";
 import { startTrust } from "./start-trust.ts";
 
 /** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
@@ -47,14 +47,14 @@ const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
 });
 
 /**
- * Pi's factory. A second copy of pi-quests in this process, or a Pi whose modules cannot be
+ * Pi's factory. A copy that must not start (start-gate.ts), or a Pi whose modules cannot be
  * found, registers nothing but a notice at session start: Pi itself keeps working.
  */
 export default async function piQuests(pi: ExtensionAPI): Promise<void> {
   // Before anything else: no process of the learner's user opens a debugger into Pi by a signal.
   refuseDebuggerSignal();
-  const claim = claimProcess(import.meta.url);
-  if (!claim.ok) return noticeAtStart(pi, claim.message, "warning");
+  const refused = whyNotStart(import.meta.url);
+  if (refused) return noticeAtStart(pi, refused.message, refused.level);
   const host = await loadRunningPi();
   if (!host.ok) return noticeAtStart(pi, `pi-quests could not start: ${host.message}`, "error");
   registerQuests(pi, host.value);
