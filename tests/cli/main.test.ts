@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { unwritableFileSentence } from "../../src/cli/main.ts";
 import { CHECK_USAGE, LINT_USAGE, RECEIPTS_USAGE, SANDBOX_USAGE } from "../../src/cli/usage.ts";
 import { REPO, runMain } from "../support/cli.ts";
 import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
@@ -137,5 +138,25 @@ describe("the command table is lazy", () => {
         /^\/src\/(task-verifier\/|probes\/script-runner\.ts)|node_modules\/execa\//.test(url),
       ),
     ).toEqual([]);
+  });
+});
+
+describe("a file pi-quests cannot write (its data dir read-only, as in Pi's sandboxed bash)", () => {
+  it("is a sentence naming the file, why and what to do, never an internal error", () => {
+    const error = Object.assign(new Error("EROFS: read-only file system, open '/d/quests/seal.key.tmp'"), {
+      code: "EROFS",
+      path: "/d/quests/seal.key.tmp",
+    });
+    expect(unwritableFileSentence(error)).toBe(
+      "pi-quests: cannot write /d/quests/seal.key.tmp (a read-only file system). pi-quests keeps its records in its data dir ({agent_dir}/quests, or --data-dir DIR): run it where that folder can be written. Inside Pi, the agent's bash sees the data dir as an empty, read-only folder (docs/security.md, 13).\n",
+    );
+  });
+
+  it("leaves every other error to the internal-error sentence", () => {
+    expect(unwritableFileSentence(new Error("boom"))).toBeUndefined();
+    expect(
+      unwritableFileSentence(Object.assign(new Error("x"), { code: "ENOENT", path: "/x" })),
+    ).toBeUndefined();
+    expect(unwritableFileSentence(Object.assign(new Error("x"), { code: "EROFS" }))).toBeUndefined();
   });
 });
