@@ -38,6 +38,7 @@ Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events 
 `;
 
 export const TEST_USAGE = `Usage: pi-quests test PACK_DIR [options]
+       pi-quests test --merge SHARD.json... [--reporter NAME]
 
 Plays every quest's solutions in the real Pi (offline, with pi-quests' scripted model):
 solutions/QUEST/pass.yaml and each pass-NAME.yaml (another honest way) must end with the quest
@@ -56,6 +57,15 @@ Options:
                          order: every quest after all the quests before it, as a learner
                          who follows the pack's order (not only after its requires)
   --keep                 keep the plays' folders, and print where they are
+  --shard K/N            play only shard K of N (1 <= K <= N): a deterministic share of the
+                         chains (a play with the pass plays of what it requires, never split;
+                         the advised order is one chain, in shard 1), the same on any machine.
+                         Every play is in exactly one shard; unproven quests are said by shard 1.
+                         Each shard's report names its shard (the JUnit suite, the JSON "shard")
+  --merge                join the JSON reports of a run's N shards (--shard K/N --reporter json)
+                         into one report, printed with --reporter, exiting as one run would.
+                         Refused (exit 3, naming the file): reports of another pack, pi-quests,
+                         Pi, --strict or selection of plays, a shard missing or given twice
   -h, --help             this text
 
 Pi: PI_QUESTS_PI names Pi's cli.js; else the @earendil-works/pi-coding-agent installed with

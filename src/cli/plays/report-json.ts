@@ -2,10 +2,11 @@
  * `--reporter json`: the contract's one object, `{plays: [{quest, play, expected, outcome, ok,
  * result}], unproven, passed, failed}`, with the compatible extras `reason`, `durationMs` and
  * `containment` on a play. A play that has no result (the quest was never evaluated) says
- * `"result": null`, so every play has the same keys.
+ * `"result": null`, so every play has the same keys. A shard's run (`--shard K/N`) adds `shard`:
+ * what `pi-quests test --merge` reads to join the shards' reports into one.
  */
 import type { QuestResult } from "../../verifier/results.ts";
-import { type PlayReport, playCounts, playReason, type TestReport } from "./report.ts";
+import { type PlayReport, playCounts, playReason, type ShardRun, type TestReport } from "./report.ts";
 
 export type JsonPlay = {
   quest: string;
@@ -19,7 +20,16 @@ export type JsonPlay = {
   result: QuestResult | null;
 };
 
-export type JsonReport = { plays: JsonPlay[]; unproven: string[]; passed: number; failed: number };
+/** A shard's run, and what the shards must share to be merged: the pack, the versions, `--strict`. */
+export type JsonShard = ShardRun & { pack: string; piVersion?: string; strict: boolean };
+
+export type JsonReport = {
+  plays: JsonPlay[];
+  unproven: string[];
+  passed: number;
+  failed: number;
+  shard?: JsonShard;
+};
 
 /** The object `--reporter json` prints. */
 export function jsonReport(report: TestReport): JsonReport {
@@ -27,6 +37,17 @@ export function jsonReport(report: TestReport): JsonReport {
     plays: report.plays.map(jsonPlay),
     unproven: [...report.unproven],
     ...playCounts(report),
+    ...(report.shard ? { shard: jsonShard(report, report.shard) } : {}),
+  };
+}
+
+function jsonShard(report: TestReport, shard: ShardRun): JsonShard {
+  return {
+    ...shard,
+    planned: [...shard.planned],
+    pack: report.pack,
+    ...(report.piVersion !== undefined ? { piVersion: report.piVersion } : {}),
+    strict: report.strict,
   };
 }
 

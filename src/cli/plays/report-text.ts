@@ -1,7 +1,7 @@
 /**
  * `--reporter text`: one line a play (✓ or ✗, the play, what was expected and what happened,
  * seconds); under a play not ok its reason and the quest's last result; then the unproven
- * quests, Pi's version, and `N passed, N failed` as the last line.
+ * quests, Pi's version, the shard when it is one, and `N passed, N failed` as the last line.
  */
 import { formatQuestResult } from "../../verifier/report.ts";
 import {
@@ -10,6 +10,7 @@ import {
   playName,
   playReason,
   RESULT_TITLE,
+  shardLine,
   type TestReport,
 } from "./report.ts";
 
@@ -39,6 +40,7 @@ export function formatTextSummary(report: TestReport): string {
     lines.push(`unproven${strict}: ${report.unproven.join(", ")} (no solutions/QUEST/pass.yaml)`);
   }
   if (report.piVersion) lines.push(`Pi ${report.piVersion}`);
+  if (report.shard) lines.push(shardLine(report.shard, report.plays.length));
   lines.push(`${passed} passed, ${failed} failed${unproven > 0 ? `, ${unproven} unproven` : ""}`);
   return `${lines.join("\n")}\n`;
 }

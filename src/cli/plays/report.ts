@@ -37,6 +37,21 @@ export type TestReport = {
   /** `--strict`: an unproven quest counts as a failure. */
   strict: boolean;
   piVersion?: string;
+  /** Set when the run played one shard (`--shard K/N`): what `--merge` needs to join the shards. */
+  shard?: ShardRun;
+};
+
+/** One shard's run: which shard, what all the shards play together, and what played it. */
+export type ShardRun = {
+  /** 1-based. */
+  index: number;
+  count: number;
+  /** Every play the `count` shards play together, as `QUEST/PLAY`, in the order reported. */
+  planned: string[];
+  /** The pack's quest files, plays and sandboxes, hashed (pack-digest.ts). */
+  packDigest: string;
+  /** The pi-quests that played it. */
+  piQuestsVersion: string;
 };
 
 /** Plays that ended as their name says, and plays that did not (unproven quests are not plays). */
@@ -65,6 +80,11 @@ export function unprovenReason(quest: string): string {
 export function playReason(play: PlayReport): string | undefined {
   if (play.reason) return play.reason;
   return play.ok ? undefined : `expected ${play.expected}, got ${play.outcome}`;
+}
+
+/** How the text and TAP reporters name a shard: `shard 2/4: 3 of the 11 plays` (of all the shards). */
+export function shardLine(shard: ShardRun, plays: number): string {
+  return `shard ${shard.index}/${shard.count}: ${plays} of the ${shard.planned.length} plays`;
 }
 
 /** The title `formatQuestResult` prints after the quest's id: the report knows no quest titles. */

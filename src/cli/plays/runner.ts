@@ -18,7 +18,7 @@ import {
 import { openPlayContainment, type PlayContainment } from "./containment.ts";
 import { EXTENSION_FILES } from "./defaults.ts";
 import { writePiShim } from "./pi-shim.ts";
-import type { PlayChain } from "./plan.ts";
+import { type PlayChain, requirementsKey } from "./plan.ts";
 import type { StepTimeouts } from "./play-steps.ts";
 import type { PlayReport } from "./report.ts";
 
@@ -81,7 +81,7 @@ export function shareRequirements(chains: readonly PlayChain[], parts: number): 
       runs.push(chain);
       continue;
     }
-    const key = chain.before.map((play) => play.source).join("\n");
+    const key = requirementsKey(chain.before);
     groups.set(key, [...(groups.get(key) ?? []), chain]);
   }
   for (const group of groups.values()) {
