@@ -55,7 +55,8 @@ Options:
   --advised-order        play only each quest's pass play, all in one workspace in pack
                          order: every quest after all the quests before it, as a learner
                          who follows the pack's order (not only after its requires)
-  --keep                 keep the plays' folders, and print where they are
+  --keep                 keep the plays' folders (one a play, named QUEST--PLAY), and
+                         print where they are
   -h, --help             this text
 
 Pi: PI_QUESTS_PI names Pi's cli.js; else the @earendil-works/pi-coding-agent installed with
