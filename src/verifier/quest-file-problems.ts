@@ -68,7 +68,10 @@ export function partsBesideIssues(value: unknown, issues: readonly SchemaIssue[]
     if (!parsed.success) return [];
     return [{ index, check: { ...parsed.data, id: parsed.data.id ?? defaultCheckId(index) } as Check }];
   });
-  const siblings = written.map((raw, index) => siblingOf(raw, index));
+  // An id the schema refused is its problem already: it is not also a duplicate of another.
+  const siblings = written.map((raw, index) =>
+    refused(["checks", index, "id"]) ? { id: `\0${index}`, type: "" } : siblingOf(raw, index),
+  );
   const editable =
     Array.isArray(quest.editable) && !refused(["editable"]) ? quest.editable.map(String) : undefined;
   const sandbox = typeof quest.sandbox === "string" && !refused(["sandbox"]) ? quest.sandbox : undefined;

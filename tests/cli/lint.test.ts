@@ -130,4 +130,17 @@ checks:
       expect(run.exitCode, run.stderr).toBe(0);
     }
   });
+
+  it("an id the schema refuses is not also a duplicate; two valid ids that clash are", async () => {
+    const check = (id: string, path: string) => `  - id: ${id}\n    type: file_exists\n    path: ${path}\n`;
+    const pack = makeWorkspace({
+      "q.yaml": `version: 1\nid: q\ntitle: T\ngoal: g\nchecks:\n${check("Bad_Id", "a")}${check("Bad_Id", "b")}${check("ok", "c")}${check("ok", "d")}`,
+    });
+    const run = await lint(pack);
+    expect(run.stderr.replaceAll(`${pack}/`, "").trimEnd().split("\n")).toEqual([
+      "q.yaml:6:9: checks[0].id: a check id uses only a-z, 0-9 and -",
+      "q.yaml:9:9: checks[1].id: a check id uses only a-z, 0-9 and -",
+      'q.yaml:15:9: duplicate check id "ok" (also check 3); give each check its own id',
+    ]);
+  });
 });
