@@ -7,6 +7,7 @@ import { loadQuests } from "../verifier/loader.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
+import { packageScriptWarnings } from "./lint-package-scripts.ts";
 import { protectionWarnings } from "./lint-protection.ts";
 import { LINT_USAGE } from "./usage.ts";
 
@@ -47,18 +48,15 @@ export async function lint(args: string[], io: CliIo): Promise<number> {
   for (const path of parsed.positionals) {
     const absolute = resolve(io.cwd, path);
     const loaded = await loadQuests(absolute);
-    if (!loaded.ok) {
-      report(loaded.diagnostics);
-      continue;
-    }
-    quests += loaded.value.length;
-    warn(await protectionWarnings(loaded.value));
-    // A pack folder's plays are checked against its quests; a lone quest file has none.
-    if (!(await isFolder(absolute))) continue;
-    const loadedPlays = await loadPlays(
-      absolute,
-      loaded.value.map((quest) => quest.id),
-    );
+    if (loaded.ok) {
+      quests += loaded.value.length;
+      warn([...(await protectionWarnings(loaded.value)), ...(await packageScriptWarnings(loaded.value))]);
+    } else report(loaded.diagnostics);
+    // A pack folder's plays are checked against its quests, in the same run even when a quest
+    // file has problems (as long as every file gives its id); a lone quest file has none.
+    const questIds = loaded.ok ? loaded.value.map((quest) => quest.id) : loaded.questIds;
+    if (questIds === undefined || !(await isFolder(absolute))) continue;
+    const loadedPlays = await loadPlays(absolute, questIds);
     if (loadedPlays.ok) plays += loadedPlays.value.length;
     else report(loadedPlays.diagnostics);
   }

@@ -56,7 +56,8 @@ Options:
   --advised-order        play only each quest's pass play, all in one workspace in pack
                          order: every quest after all the quests before it, as a learner
                          who follows the pack's order (not only after its requires)
-  --keep                 keep the plays' folders, and print where they are
+  --keep                 keep the plays' folders (one a play, named QUEST--PLAY), and
+                         print where they are
   --shard K/N            play only shard K of N (1 <= K <= N): a deterministic share of the
                          chains (a play with the pass plays of what it requires, never split;
                          the advised order is one chain, in shard 1), the same on any machine.

@@ -17,6 +17,8 @@ export type JsonPlay = {
   reason?: string;
   durationMs: number;
   containment?: PlayReport["containment"];
+  /** A play that did not complete its quest: the tool calls that failed, each with its step. */
+  failedTools?: PlayReport["failedTools"];
   result: QuestResult | null;
 };
 
@@ -62,6 +64,7 @@ function jsonPlay(play: PlayReport): JsonPlay {
     ...(reason !== undefined ? { reason } : {}),
     durationMs: play.durationMs,
     ...(play.containment ? { containment: play.containment } : {}),
+    ...(play.failedTools?.length ? { failedTools: play.failedTools } : {}),
     result: play.result ?? null,
   };
 }

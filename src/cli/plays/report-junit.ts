@@ -11,6 +11,7 @@ import type { Builder } from "junit-report-builder";
 import { formatQuestResult } from "../../verifier/report.ts";
 import { plainText } from "./plain-text.ts";
 import {
+  failedToolLines,
   type PlayReport,
   playName,
   playReason,
@@ -65,6 +66,7 @@ function playOutput(play: PlayReport): string {
   return [
     `expected ${play.expected}, got ${play.outcome}\n`,
     reason ? `${reason}\n` : "",
+    ...failedToolLines(play).map((line) => `${line}\n`),
     play.result ? formatQuestResult(play.result, RESULT_TITLE) : "",
   ].join("");
 }

@@ -5,6 +5,7 @@
  */
 import { formatQuestResult } from "../../verifier/report.ts";
 import {
+  failedToolLines,
   type PlayReport,
   playCounts,
   playName,
@@ -21,7 +22,11 @@ export function formatPlayText(play: PlayReport): string {
   const seconds = (play.durationMs / 1000).toFixed(1);
   const line = `${play.ok ? "✓" : "✗"} ${playName(play)}: expected ${play.expected}, got ${play.outcome} (${seconds} s)`;
   if (play.ok) return `${line}\n`;
-  const detail = [playReason(play) ?? "", ...(play.result ? resultLines(play) : [])];
+  const detail = [
+    playReason(play) ?? "",
+    ...failedToolLines(play),
+    ...(play.result ? resultLines(play) : []),
+  ];
   return `${[line, ...detail.map((text) => `${INDENT}${text}`)].join("\n")}\n`;
 }
 

@@ -4,6 +4,7 @@
  */
 import type { QuestResult } from "../../verifier/results.ts";
 import { EXIT } from "../exit-codes.ts";
+import { describeFailedCall, type FailedToolCall } from "./failed-tools.ts";
 
 /** `pass.yaml` and every `pass-*.yaml` expect the quest complete, every `fail-*.yaml` not complete. */
 export type PlayExpectation = "complete" | "not complete";
@@ -24,6 +25,8 @@ export type PlayReport = {
   durationMs: number;
   /** The quest's last result, as `pi-quests check --json` prints it. */
   result?: QuestResult;
+  /** For a play that did not complete its quest: the tool calls that failed, with their steps. */
+  failedTools?: FailedToolCall[];
   containment?: "pid-namespace" | "process-group";
 };
 
@@ -85,6 +88,12 @@ export function playReason(play: PlayReport): string | undefined {
 /** How the text and TAP reporters name a shard: `shard 2/4: 3 of the 11 plays` (of all the shards). */
 export function shardLine(shard: ShardRun, plays: number): string {
   return `shard ${shard.index}/${shard.count}: ${plays} of the ${shard.planned.length} plays`;
+}
+
+/** The tool calls that failed in a play not ok, one line each (none for a play that ended as named). */
+export function failedToolLines(play: PlayReport): string[] {
+  if (play.ok || !play.failedTools?.length) return [];
+  return ["tool calls that failed:", ...play.failedTools.map((call) => `  ${describeFailedCall(call)}`)];
 }
 
 /** The title `formatQuestResult` prints after the quest's id: the report knows no quest titles. */

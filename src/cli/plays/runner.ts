@@ -21,6 +21,7 @@ import { writePiShim } from "./pi-shim.ts";
 import { type PlayChain, requirementsKey } from "./plan.ts";
 import type { StepTimeouts } from "./play-steps.ts";
 import type { PlayReport } from "./report.ts";
+import { runFolderNames } from "./run-folder-names.ts";
 
 /** A chain's own folders: a home, an agent dir, the workspace, and the `bin` of its `pi`. */
 export type ChainFolders = { home: string; agentDir: string; workspace: string; bin: string };
@@ -46,9 +47,11 @@ export async function runPlays(
   options: RunnerOptions,
 ): Promise<{ reports: PlayReport[]; kept?: string }> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "pi-quests-test-")));
+  // Named after what each plays, so that a kept folder is found by its play's name.
+  const names = runFolderNames(runs);
   try {
     const reports = await inPool(runs, options.jobs, (run, index) =>
-      runOne(run, join(root, String(index + 1)), options),
+      runOne(run, join(root, names[index] ?? String(index + 1)), options),
     );
     return { reports: reports.flat(), ...(options.keep ? { kept: root } : {}) };
   } finally {

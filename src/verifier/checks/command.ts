@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { checkBaseFields, EditableSchema } from "../../core/check-fields.ts";
 import { ANY_TEMPLATE, type QuestPathRule } from "../../core/paths.ts";
-import { IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
+import { boundedIntPredicate, StringPredicateSchema } from "../../core/predicates.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate, matchesStringPredicate } from "../predicates.ts";
@@ -20,7 +20,7 @@ export const CommandCheckSchema = z.strictObject({
   run: z.string().min(1, "run must not be empty"),
   cwd: z.string().min(1).optional(),
   timeout_ms: z.int().positive().max(3_600_000).default(60_000),
-  exit_code: IntPredicateSchema.default(0),
+  exit_code: boundedIntPredicate("an exit code", 0, 255).default(0),
   stdout: StringPredicateSchema.optional(),
   stderr: StringPredicateSchema.optional(),
   oracle_paths: z.array(z.string().min(1)).default([]),

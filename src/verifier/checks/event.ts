@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
-import { FieldPredicateSchema, IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
+import { boundedIntPredicate, FieldPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
 import { closestName } from "../../core/suggest.ts";
 import { CHANGED_PATHS_FIELD, QUEST_COMPLETED_EVENT } from "../../events/names.ts";
 import type { EvaluationContext } from "../context.ts";
@@ -49,7 +49,7 @@ export const EventCheckSchema = z.strictObject({
   match: EventMatchSchema,
   after: EventAfterSchema.optional(),
   same_session: z.boolean().default(false),
-  count: IntPredicateSchema.optional(),
+  count: boundedIntPredicate("a number of events", 0).optional(),
 });
 export type EventCheck = CheckOf<typeof EventCheckSchema>;
 

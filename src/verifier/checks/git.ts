@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
 import type { QuestPathRule } from "../../core/paths.ts";
-import { IntPredicateSchema } from "../../core/predicates.ts";
+import { boundedIntPredicate } from "../../core/predicates.ts";
 import { closestName } from "../../core/suggest.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
@@ -19,7 +19,7 @@ export const GitCheckSchema = z.discriminatedUnion(
     z.strictObject({
       ...gitBase,
       assert: z.literal("commit_count"),
-      count: IntPredicateSchema,
+      count: boundedIntPredicate("a number of commits", 0),
       /** Version 3: count the commits on this branch, not on HEAD. */
       branch: z.string().min(1).optional(),
     }),

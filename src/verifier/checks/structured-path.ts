@@ -24,7 +24,13 @@ export function structuredPathSchema<T extends "json_path" | "yaml_path">(type: 
       ...checkBaseFields,
       type: z.literal(type),
       file: PathSchema,
-      path: z.string().startsWith("$", "a JSONPath starts with $"),
+      path: z
+        .string()
+        .startsWith("$", "a JSONPath starts with $")
+        .superRefine((path, ctx) => {
+          const problem = jsonPathProblem(path);
+          if (problem) ctx.addIssue({ code: "custom", message: problem });
+        }),
       assert: z.enum(ASSERTIONS),
       value: z.unknown().optional(),
     })
@@ -45,6 +51,20 @@ export function structuredPathSchema<T extends "json_path" | "yaml_path">(type: 
     });
 }
 export type StructuredPathCheck = CheckOf<ReturnType<typeof structuredPathSchema<"json_path" | "yaml_path">>>;
+
+/**
+ * Why a JSONPath cannot run: a filter (`[?(...)]`) or a script (`[(...)]`) is code, and a check
+ * never runs code from a quest (readJsonPath turns evaluation off, so it would fail every time).
+ */
+export function jsonPathProblem(path: string): string | undefined {
+  const at = path.search(/\[\s*\??\s*\(/);
+  if (at < 0) return undefined;
+  const what = /^\[\s*\?/.test(path.slice(at)) ? "a filter" : "a script expression";
+  return (
+    `${what} (${path.slice(at, at + 24)}${path.length > at + 24 ? "…" : ""}) is not supported: a check never runs code from a quest; ` +
+    "select by name, index or * ($.scripts.test, $.items[0].name, $.items[*].name) and let assert decide (equals, contains, matches)"
+  );
+}
 
 /** The file the check reads: any template may start it. */
 export function structuredPathFields(check: { file: string }): PathField[] {
