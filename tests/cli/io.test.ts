@@ -38,7 +38,7 @@ describe("an unknown flag", () => {
 
   it("with nothing close, lists the command's flags", () => {
     expect(unknownFlagSentence(parseError("--zzzzzz"), TEST_USAGE)).toBe(
-      "unknown flag --zzzzzz; the flags are --quest, --chapter, --reporter, --jobs, --strict, --advised-order, --keep, --help",
+      "unknown flag --zzzzzz; the flags are --merge, --reporter, --quest, --chapter, --jobs, --strict, --advised-order, --keep, --shard, --help",
     );
   });
 
