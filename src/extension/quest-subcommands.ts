@@ -199,7 +199,7 @@ const DETAILS_FLAG = "--details";
 
 const status = subcommand({
   name: "status",
-  help: `each check of the active quest and why it is not done yet (${DETAILS_FLAG}: the checker's own evidence)`,
+  help: `why each check is not done yet (${DETAILS_FLAG}: the evidence)`,
   parse: ([flag]) => ({ details: flag === DETAILS_FLAG ? "yes" : undefined }),
   run(
     { session, ui, integrityText, protectionText, agentCodeText, formatResult, learnerStatus },
