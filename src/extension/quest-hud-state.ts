@@ -19,9 +19,9 @@ export type HudInputs = {
 export const NOT_YET = "not yet";
 
 /**
- * A check's HUD line from its result. Before any result, and for a failed check before the
- * learner has acted in the quest (`acted`), it is `○` "not yet": nothing is red before the
- * learner does something. Otherwise the reason is the check type's wording for a learner
+ * A check's HUD line from its result: `○` alone before any result; `○` "not yet" for a failed
+ * check before the learner has acted in the quest (`acted`): nothing is red before the learner
+ * does something. Otherwise the reason is the check type's wording for a learner
  * (registry.ts, `learnerReason`), never the author's summary.
  */
 export function hudCheck(
@@ -30,8 +30,8 @@ export function hudCheck(
   acted = true,
 ): HudCheck {
   const describe = check.describe ?? check.id;
-  if (!result || (result.status === "fail" && !acted))
-    return { describe, status: "unchecked", reason: NOT_YET };
+  if (!result) return { describe, status: "unchecked" };
+  if (result.status === "fail" && !acted) return { describe, status: "unchecked", reason: NOT_YET };
   if (result.status === "pass") return { describe, status: "pass" };
   const own = "type" in check ? check : undefined;
   return { describe, status: result.status, reason: learnerReason(result, own) };

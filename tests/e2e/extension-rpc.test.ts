@@ -25,7 +25,7 @@ const COMMIT_HELLO = {
 };
 
 describe("the starter pack, played in the real pi over RPC", () => {
-  it("shows each quest red, then green after the turn that does the work, then the next quest", async () => {
+  it("shows each quest, not yet (never red) before the learner acts, green after the turn that does the work, then the next quest", async () => {
     const workspace = makeWorkspace();
     const learner = pi({
       workspace,

@@ -334,8 +334,8 @@ describe("starting", () => {
       position: 1,
       total: 3,
       checks: [
-        { describe: "You asked", status: "unchecked", reason: "not yet" },
-        { describe: "Pi answered", status: "unchecked", reason: "not yet" },
+        { describe: "You asked", status: "unchecked" },
+        { describe: "Pi answered", status: "unchecked" },
       ],
       evaluating: false,
     });
@@ -572,7 +572,7 @@ describe("a result that is not a pass", () => {
     expect(h.ui.lastHud()).toMatchObject({
       kind: "active",
       evaluating: false,
-      checks: [{ status: "unchecked", reason: "not yet" }, { status: "unchecked", reason: "not yet" }],
+      checks: [{ status: "unchecked" }, { status: "unchecked" }],
     });
   });
 
@@ -855,7 +855,7 @@ describe("/quest status", () => {
     await h.controller.idle();
     await h.controller.command("status");
     expect(h.ui.lastSaid()).toBe(
-      "Alpha\n  ○ You asked: not yet\n  ○ Pi answered: not yet\nNot checked yet. The checker's own detail: /quest status --details\n\nGoal:\nSay hello to Pi.",
+      "Alpha\n  ○ You asked\n  ○ Pi answered\nNot checked yet. The checker's own detail: /quest status --details\n\nGoal:\nSay hello to Pi.",
     );
     await h.controller.command("status --details");
     expect(h.ui.lastSaid()).toBe("Alpha: not checked yet\n\nGoal:\nSay hello to Pi.");

@@ -139,12 +139,12 @@ describe("hudCheck: a check's line from its result", () => {
     },
   });
 
-  it("before any result, the check is ○ not yet", () => {
-    expect(hudCheck(check)).toEqual({ describe: "hello.txt says hello", status: "unchecked", reason: "not yet" });
+  it("before any result, the check is unchecked and has no reason", () => {
+    expect(hudCheck(check)).toEqual({ describe: "hello.txt says hello", status: "unchecked" });
   });
 
   it("a check without a description shows its id", () => {
-    expect(hudCheck({ id: "says-hello" })).toEqual({ describe: "says-hello", status: "unchecked", reason: "not yet" });
+    expect(hudCheck({ id: "says-hello" })).toEqual({ describe: "says-hello", status: "unchecked" });
   });
 
   it("before the learner acts, a failed check is ○ not yet, never ✗ (a pass is ✓ at once)", () => {
@@ -164,15 +164,15 @@ describe("hudCheck: a check's line from its result", () => {
       reason: "not yet: /quest status --details shows what the check ran",
     });
     // The checker's own sentence, without its name.
-    expect(hudCheck(check, commandFail("check-code: add(2, 3) returned -1; it should return 5\n")).reason).toBe(
-      "add(2, 3) returned -1; it should return 5",
-    );
+    expect(
+      hudCheck(check, commandFail("check-code: add(2, 3) returned -1; it should return 5\n")).reason,
+    ).toBe("add(2, 3) returned -1; it should return 5");
     // node --test's summary (TAP or spec).
     const tap = "TAP version 13\nok 1 - a\nnot ok 2 - b\n# tests 3\n# suites 0\n# pass 2\n# fail 1\n";
     expect(hudCheck(check, commandFail(tap)).reason).toBe("the tests fail: 1 of 3");
     const spec = "✔ a (1ms)\n✖ b (2ms)\nℹ tests 4\nℹ pass 2\nℹ fail 2\nℹ duration_ms 40\n";
     expect(hudCheck(check, commandFail(spec)).reason).toBe("the tests fail: 2 of 4");
-    expect(hudCheck(check, commandFail("", "stdout does not match contains \"hi\"")).reason).toBe(
+    expect(hudCheck(check, commandFail("", 'stdout does not match contains "hi"')).reason).toBe(
       "its output is not what the goal asks for yet (/quest status --details)",
     );
   });
