@@ -25,6 +25,7 @@ import { createQuestEvaluation, type EvaluatorHooks } from "./quest-evaluation.t
 import { questHudState } from "./quest-hud-state.ts";
 import { type QuestSummary, questSummaries } from "./quest-list.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
+import { learnerStatusText } from "./quest-status.ts";
 import type { QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
 
@@ -149,6 +150,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     confirmationPrompt,
     formatResult: (result, title) =>
       formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),
+    learnerStatus: learnerStatusText,
     render,
   };
   return {

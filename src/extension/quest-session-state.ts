@@ -5,7 +5,7 @@
  */
 
 import type { EventLog } from "../events/log-writer.ts";
-import { LIFECYCLE_EVENTS } from "../events/names.ts";
+import { EVALUATION_TRIGGERS, LIFECYCLE_EVENTS, PI_EVENTS } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { type ActiveQuest, emptyProgress, type Progress, type ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
@@ -55,6 +55,11 @@ export type QuestSessionState = {
   /** The last published result, when it is this quest's. */
   lastResultOf(questId: string): QuestResult | undefined;
   confirmedFor(questId: string): (checkId: string) => boolean | undefined;
+  /**
+   * Whether the learner has done anything in this quest yet: a turn, a `!` command, or another
+   * act a check can see (a model picked, a session named). Until then no check shows as failed.
+   */
+  learnerActed(record: ActiveQuest): boolean;
   /** What the active quest sees: its own events, and quest lifecycle events since the last reset. */
   visibleEvents(record: ActiveQuest): VerifierEvent[];
   pinsOf(active: ActiveQuestState): QuestPins;
@@ -122,6 +127,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       return result?.quest === questId ? result : undefined;
     },
     confirmedFor: (questId) => (checkId) => progress.confirmations[questId]?.[checkId]?.answer,
+    learnerActed: (record) => learnerActedSince(events.events(), record.fromSeq),
     visibleEvents: (record) =>
       events
         .events()
@@ -203,6 +209,28 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       notice = undefined;
     },
   };
+}
+
+/**
+ * What the learner does: a message, a `!` command, and every other act that schedules an
+ * evaluation (a model picked, a session named...). Not a turn's or a run's end: the run of the
+ * message that completed the last quest may end after the next one is active, and it was not an
+ * act in that quest.
+ */
+const LEARNER_ACTS: ReadonlySet<string> = new Set(
+  [...EVALUATION_TRIGGERS, PI_EVENTS.input].filter(
+    (name) => name !== PI_EVENTS.turnEnd && name !== PI_EVENTS.agentEnd,
+  ),
+);
+
+/** Whether a learner's act was recorded at or after `fromSeq` (the log is in seq order: read from its end). */
+function learnerActedSince(recorded: readonly VerifierEvent[], fromSeq: number): boolean {
+  for (let i = recorded.length - 1; i >= 0; i--) {
+    const event = recorded[i];
+    if (event === undefined || event.seq < fromSeq) return false;
+    if (LEARNER_ACTS.has(event.name)) return true;
+  }
+  return false;
 }
 
 /** Done, else active, else skipped, else locked, else available. */

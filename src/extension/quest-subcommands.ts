@@ -39,6 +39,8 @@ export type QuestCommandContext = {
    */
   confirmationPrompt(check: Check): string | undefined;
   formatResult(result: QuestResult, title: string): string;
+  /** `/quest status` for the learner: each check and its reason in words (quest-status.ts). */
+  learnerStatus(quest: Quest, result: QuestResult | undefined, acted: boolean): string;
   render(): void;
 };
 
@@ -192,18 +194,29 @@ const hint = subcommand({
   },
 });
 
+/** The flag that asks `/quest status` for the checker's own report (ids, evidence, output). */
+const DETAILS_FLAG = "--details";
+
 const status = subcommand({
   name: "status",
-  help: "the last result, with evidence",
-  parse: noArguments,
-  run({ session, ui, integrityText, protectionText, agentCodeText, formatResult }) {
+  help: `why each check is not done yet (${DETAILS_FLAG}: the evidence)`,
+  parse: ([flag]) => ({ details: flag === DETAILS_FLAG ? "yes" : undefined }),
+  run(
+    { session, ui, integrityText, protectionText, agentCodeText, formatResult, learnerStatus },
+    { details },
+  ) {
     const after = [integrityText().trimEnd(), agentCodeText(), protectionText()].flatMap((text) =>
       text ? ["", text] : [],
     );
     if (!session.active) return ui.say([noActiveQuest(session), ...after].join("\n"));
-    const { quest } = session.active;
+    const { quest, record } = session.active;
     const result = session.lastResultOf(quest.id);
-    const report = result ? formatResult(result, quest.title) : `${quest.title}: not checked yet`;
+    const report =
+      details === undefined
+        ? learnerStatus(quest, result, session.learnerActed(record))
+        : result
+          ? formatResult(result, quest.title)
+          : `${quest.title}: not checked yet`;
     ui.say(message(report.trimEnd(), "", "Goal:", goalOf(quest), ...after));
   },
 });

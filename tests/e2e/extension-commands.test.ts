@@ -134,16 +134,28 @@ describe("/quest commands", () => {
     const workspace = makeWorkspace();
     const learner = startPiRpc({ workspace, pack: PACK, script: [{ text: "Hello!" }] });
     await finishReflect(learner);
+    // Nothing done in this quest yet: not yet, never red.
     expect(learner.hud().widget).toEqual([
       "Quest 2/2: Make the test pass",
-      "  ✗ bash test.sh passes: exit code 1, expected = 0",
+      "  ○ bash test.sh passes: not yet",
       HELP_LINE,
     ]);
+    // The learner's status: each check in words, and where the checker's own detail is.
     const [status = ""] = await command(learner, "/quest status");
-    expect(status).toContain("greet: Make the test pass");
-    expect(status).toContain("[FAIL] test-passes (bash test.sh passes): exit code 1, expected = 0");
-    expect(status).toContain("| test.sh: greeting.txt does not say hello");
+    expect(status).toContain(
+      "Make the test pass\n  ○ bash test.sh passes: not yet\n0 of 1 check passes. The checker's own detail: /quest status --details",
+    );
+    expect(status).not.toMatch(/\[FAIL\]|exit code|test-passes/);
     expect(status).toContain("Goal:\nAsk Pi to make `bash test.sh` pass by creating greeting.txt.");
+    // The author's: ids, tags, the exit code and the output.
+    const [details = ""] = await command(learner, "/quest status --details");
+    expect(details).toContain("greet: Make the test pass");
+    expect(details).toContain("[FAIL] test-passes (bash test.sh passes): exit code 1, expected = 0");
+    expect(details).toContain("| test.sh: greeting.txt does not say hello");
+    // After a `!` command of the learner's: red, with the test's own sentence.
+    await learner.request({ type: "bash", command: "echo trying" });
+    await learner.settled();
+    expect(learner.hud().widget?.[1]).toBe("  ✗ bash test.sh passes: greeting.txt does not say hello");
   });
 
   it("reset asks first: no changes nothing, yes starts over and keeps the files", async () => {
@@ -169,7 +181,7 @@ describe("/quest commands", () => {
     await learner.settled();
     expect(learner.notifications(from)).toContain("Quest progress reset.");
     expect(learner.hud().widget?.[0]).toBe("Quest 1/2: Read before you run");
-    expect(learner.hud().widget?.[2]).toMatch(/^ {2}✗ You asked Pi something: not yet$/);
+    expect(learner.hud().widget?.[2]).toMatch(/^ {2}○ You asked Pi something: not yet$/);
     expect(progressOf(learner.agentDir, workspace).completed).toEqual({});
     expect(readdirSync(workspace).sort()).toEqual([".git", "README.md", "test.sh"]);
   });
@@ -216,7 +228,7 @@ describe("the isolated task verifier behind the HUD", () => {
     const workspace = makeWorkspace();
     const first = startPiRpc({ workspace, pack, script: [{ text: "Hello!" }] });
     await finishReflect(first);
-    expect(first.hud().widget?.[1]).toBe("  ✗ bash test.sh passes: exit code 1, expected = 0");
+    expect(first.hud().widget?.[1]).toBe("  ○ bash test.sh passes: not yet");
     await first.close();
 
     // Someone (the agent, say) rewrites the quest to something that always passes.
@@ -225,9 +237,10 @@ describe("the isolated task verifier behind the HUD", () => {
 
     const second = startPiRpc({ workspace, pack, agentDir: first.agentDir, script: [] });
     await second.settled();
+    // Still not a pass: the pinned check runs, not the rewritten one.
     expect(second.hud().widget).toEqual([
       "Quest 2/2: Make the test pass",
-      "  ✗ bash test.sh passes: exit code 1, expected = 0",
+      "  ○ bash test.sh passes: not yet",
       HELP_LINE,
     ]);
   });

@@ -25,7 +25,7 @@ const COMMIT_HELLO = {
 };
 
 describe("the starter pack, played in the real pi over RPC", () => {
-  it("shows each quest red, then green after the turn that does the work, then the next quest", async () => {
+  it("shows each quest, not yet (never red) before the learner acts, green after the turn that does the work, then the next quest", async () => {
     const workspace = makeWorkspace();
     const learner = pi({
       workspace,
@@ -38,13 +38,13 @@ describe("the starter pack, played in the real pi over RPC", () => {
       ],
     });
 
-    // Before anything: the first quest, red.
+    // Before anything: the first quest, nothing red before the learner acts.
     await learner.settled();
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 1/3: Say hello to Pi",
-        "  ✗ You sent Pi a message: not yet",
-        "  ✗ Pi answered it: not yet",
+        "  ○ You sent Pi a message: not yet",
+        "  ○ Pi answered it: not yet",
         HELP_LINE,
       ],
       status: "quest 1/3",
@@ -78,9 +78,10 @@ describe("the starter pack, played in the real pi over RPC", () => {
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 2/3: Make your first file",
-        "  ✗ Pi wrote hello.txt with its write tool: not yet",
-        "  ✗ hello.txt exists: hello.txt does not exist",
-        "  ✗ hello.txt says hello: exit code 2, expected = 0",
+        // The turn that completed quest 1 is no act in quest 2: not yet, never red.
+        "  ○ Pi wrote hello.txt with its write tool: not yet",
+        "  ○ hello.txt exists: not yet",
+        "  ○ hello.txt says hello: not yet",
         HELP_LINE,
       ],
       status: "quest 2/3",
@@ -103,9 +104,9 @@ describe("the starter pack, played in the real pi over RPC", () => {
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 3/3: Commit it",
-        `  ✗ One new commit: 0 commit(s) since ${head(workspace)}; expected min 1`,
+        "  ○ One new commit: not yet",
         "  ✓ The changes since the start include hello.txt",
-        "  ✗ Nothing left uncommitted: 1 uncommitted change(s): ?? hello.txt",
+        "  ○ Nothing left uncommitted: not yet",
         HELP_LINE,
       ],
       status: "quest 3/3",
@@ -166,11 +167,12 @@ describe("a model that only claims the work", () => {
     expect(learner.notifications(from)).not.toContainEqual(
       expect.stringMatching(/^Quest complete: Make your first file ✓/),
     );
+    // The learner asked: each unmet check is red, with its reason in words.
     expect(learner.hud().widget).toEqual([
       "Quest 2/3: Make your first file",
       "  ✗ Pi wrote hello.txt with its write tool: not yet",
       "  ✗ hello.txt exists: hello.txt does not exist",
-      "  ✗ hello.txt says hello: exit code 2, expected = 0",
+      "  ✗ hello.txt says hello: hello.txt: No such file or directory",
       HELP_LINE,
     ]);
     expect(learner.hud().status).toBe("quest 2/3");

@@ -529,16 +529,28 @@ describe("a result that is not a pass", () => {
     expect(progress.lastResult).toEqual(result(ALPHA, "fail", "no matching input event (1 event recorded)"));
     expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
     expect(otherNotes(h.ui)).toEqual([]);
+    // Before the learner has done anything in the quest, nothing is red.
+    const unmet = { status: "unchecked", reason: "not yet" } as const;
     expect(h.ui.lastHud()).toEqual({
       kind: "active",
       title: "Alpha",
       position: 1,
       total: 3,
       checks: [
+        { describe: "You asked", ...unmet },
+        { describe: "Pi answered", ...unmet },
+      ],
+      evaluating: false,
+    });
+    // Their first turn: each unmet check is ✗, with its reason in words.
+    h.controller.record(inputEvent({ content: "hello" }));
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    expect(h.ui.lastHud()).toMatchObject({
+      checks: [
         { describe: "You asked", status: "fail", reason: "not yet" },
         { describe: "Pi answered", status: "fail", reason: "not yet" },
       ],
-      evaluating: false,
     });
   });
 
@@ -733,7 +745,8 @@ describe("/quest check with confirm checks", () => {
     const dir = makeWorkspace();
     const h = await start({ dir, pack: [READY, SOLO], createEvaluator: realEvaluators(dir).createEvaluator });
     await h.controller.idle();
-    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    // The learner's `!` command: an act, so the unmet event check is ✗, and nothing is asked.
+    h.controller.record({ name: "user_bash", payload: { command: "ls", excludeFromContext: false } });
     await h.controller.idle();
     expect(h.ui.confirms()).toEqual([]);
     expect(h.ui.lastHud()).toMatchObject({ checks: [{ status: "pending" }, { status: "fail" }] });
@@ -841,6 +854,10 @@ describe("/quest status", () => {
     });
     await h.controller.idle();
     await h.controller.command("status");
+    expect(h.ui.lastSaid()).toBe(
+      "Alpha\n  ○ You asked\n  ○ Pi answered\nNot checked yet. The checker's own detail: /quest status --details\n\nGoal:\nSay hello to Pi.",
+    );
+    await h.controller.command("status --details");
     expect(h.ui.lastSaid()).toBe("Alpha: not checked yet\n\nGoal:\nSay hello to Pi.");
   });
 
@@ -878,7 +895,26 @@ describe("/quest status", () => {
     evaluators.respond("alpha", failing);
     const h = await start({ evaluators });
     await h.controller.idle();
+    // The learner's view: each check with its reason in words, ✗ once they have acted.
     await h.controller.command("status");
+    expect(h.ui.lastSaid()?.split("\n").slice(0, 4)).toEqual([
+      "Alpha",
+      "  ✓ You asked",
+      "  ○ Pi answered: not yet",
+      "1 of 2 checks pass. The checker's own detail: /quest status --details",
+    ]);
+    h.controller.record(inputEvent({ content: "hello" }));
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    await h.controller.command("status");
+    expect(h.ui.lastSaid()?.split("\n").slice(0, 3)).toEqual([
+      "Alpha",
+      "  ✓ You asked",
+      "  ✗ Pi answered: AssertionError: expected 2 to be 3",
+    ]);
+    expect(h.ui.lastSaid()).not.toMatch(/\[FAIL\]|exit code|answered \(/);
+    // The author's: ids, tags, the exit code and the output.
+    await h.controller.command("status --details");
     const said = h.ui.lastSaid() ?? "";
     expect(said).toBe(`${formatQuestResult(failing, "Alpha")}\nGoal:\nSay hello to Pi.`);
     expect(said.split("\n")).toEqual([
@@ -914,7 +950,7 @@ describe("/quest status", () => {
     await h.controller.idle();
     protection =
       "Agent's bash: its commands run where pi-quests' records (/a/quests) look like an empty, read-only folder; they cannot read or change them.";
-    await h.controller.command("status");
+    await h.controller.command("status --details");
     expect(h.ui.lastSaid()).toBe(`Alpha: not checked yet\n\nGoal:\nSay hello to Pi.\n\n${protection}`);
     const dir = makeWorkspace();
     await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });
@@ -1085,9 +1121,12 @@ describe("a restart over the same progress and event log", () => {
   it("shows the last result at once, before evaluating again", async () => {
     const dir = makeWorkspace();
     const first = await start({ dir });
+    first.controller.record(inputEvent({ content: "hello" }));
+    first.controller.record(turnEndEvent({ assistantTurns: 1 }));
     await first.controller.idle();
     await first.controller.dispose();
     const second = await start({ dir });
+    // The learner acted in the quest in the earlier session: its failed checks are ✗ at once.
     expect(second.ui.huds()[0]).toMatchObject({
       kind: "active",
       checks: [{ status: "fail", reason: "not yet" }, { status: "fail" }],
@@ -1925,7 +1964,7 @@ describe("/quest status in the learner's paths", () => {
     evaluators.respond("alpha", failing);
     const h = await start({ evaluators, workspace: "/work/project" });
     await h.controller.idle();
-    await h.controller.command("status");
+    await h.controller.command("status --details");
     const said = h.ui.lastSaid() ?? "";
     expect(said).toContain("      |     at (test/add.test.js:4:3)");
     expect(said).not.toContain("/worktrees/");

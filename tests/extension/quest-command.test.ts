@@ -110,7 +110,10 @@ describe("completions", () => {
   it("a prefix: the subcommands it starts", () => {
     expect(questCompletions("s", QUESTS)?.map((item) => item.value)).toEqual(["start", "status", "skip"]);
     expect(questCompletions("h", QUESTS)?.map((item) => item.value)).toEqual(["hint"]);
-    expect(questCompletions("start", QUESTS)?.map((item) => item.value)).toEqual(["start"]);
+    // Typed in full, a subcommand offers nothing: Pi's first Enter would only accept it.
+    expect(questCompletions("start", QUESTS)).toBeNull();
+    expect(questCompletions("hint", QUESTS)).toBeNull();
+    expect(questCompletions("stat", QUESTS)?.map((item) => item.value)).toEqual(["status"]);
   });
 
   it("after start: the quest ids, each value the whole argument text", () => {
@@ -122,6 +125,8 @@ describe("completions", () => {
     expect(questCompletions("start first-f", QUESTS)?.map((item) => item.value)).toEqual([
       "start first-file",
     ]);
+    // A whole id typed: no menu, so the first Enter starts it.
+    expect(questCompletions("start first-file", QUESTS)).toBeNull();
   });
 
   it("after `start ` with nothing typed: every quest", () => {

@@ -215,3 +215,24 @@ describe("skipped quests", () => {
     expect(state.isSkipped("gamma")).toBe(false);
   });
 });
+
+describe("whether the learner has acted in the active quest", () => {
+  it("not until a turn or a `!` command after its activation; an act in an earlier quest does not count", () => {
+    const { state, events } = session();
+    events.record({ name: "turn_end", payload: {} });
+    const record = state.newActiveRecord(ALPHA, {});
+    state.makeActive({ record, quest: ALPHA });
+    events.record({ name: QUEST_ACTIVATED_EVENT, payload: { quest: "alpha", baseline: null } });
+    events.record({ name: "session_start", payload: { sessionId: "s", cwd: "/w" } });
+    // The end of the run that completed the quest before is no act in this one.
+    events.record({ name: "agent_end", payload: {} });
+    expect(state.learnerActed(record)).toBe(false);
+    events.record({ name: "user_bash", payload: { command: "ls" } });
+    expect(state.learnerActed(record)).toBe(true);
+
+    const next = state.newActiveRecord(BETA, {});
+    expect(state.learnerActed(next)).toBe(false);
+    events.record({ name: "input", payload: { text: "hello" } });
+    expect(state.learnerActed(next)).toBe(true);
+  });
+});

@@ -257,3 +257,28 @@ export async function evaluateStructuredPathCheck(
       : `${check.path} in ${check.file}: no matched value ${expectation} (saw ${JSON.stringify(sample(matched))})`;
   return result(check, passed ? "pass" : "fail", { ...base, summary, matched: sample(matched) });
 }
+
+/**
+ * The learner's reason for a failed json_path or yaml_path check: the file is missing or does not
+ * parse (the parser's own words and line), or it lacks the setting the check looks for, named by
+ * the path's last key ("packages", not `$.packages[*]`).
+ */
+export function structuredPathHint(result: CheckResult): string | undefined {
+  const evidence = result.evidence;
+  if (result.status !== "fail" || evidence.kind !== "structured_path") return undefined;
+  const setting = lastKey(evidence.path);
+  const what = setting === undefined ? "what the goal asks for" : `"${setting}"`;
+  if (evidence.summary.includes(" matches nothing in ")) return `${evidence.file} has no ${what} yet`;
+  if (evidence.summary.includes(": no matched value "))
+    return `${what} in ${evidence.file} is not what the goal asks for yet`;
+  // The file is missing or does not parse: the summary says so, with the parser's line.
+  return evidence.summary;
+}
+
+/** The last named key of a JSONPath (`$.a.b[*]` gives b; `$['x y']` gives x y), if it names one. */
+function lastKey(path: string): string | undefined {
+  const keys = [...path.matchAll(/\.([A-Za-z_$][\w$-]*)|\[['"]([^'"]+)['"]\]/g)].map(
+    (match) => match[1] ?? match[2],
+  );
+  return keys.at(-1);
+}
