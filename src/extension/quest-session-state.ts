@@ -128,14 +128,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
     },
     confirmedFor: (questId) => (checkId) => progress.confirmations[questId]?.[checkId]?.answer,
     learnerActed: (record) => learnerActedSince(events.events(), record.fromSeq),
-    visibleEvents: (record) =>
-      events
-        .events()
-        .filter(
-          (event) =>
-            event.seq >= record.fromSeq ||
-            (LIFECYCLE_EVENTS.has(event.name) && event.seq >= progress.epochSeq),
-        ),
+    visibleEvents: (record) => visibleEventsOf(events.events(), record.fromSeq, progress.epochSeq),
     pinsOf: (current) => pinsOf(progress, current),
     newActiveRecord: (quest, { baseline, oracleBaseline, dependencies }) => ({
       questId: quest.id,
@@ -209,6 +202,20 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       notice = undefined;
     },
   };
+}
+
+/**
+ * The events a quest's checks see: its own, from its activation on, and the lifecycle events
+ * (session starts and the like) of this progress's epoch, which a quest may need from before it.
+ */
+function visibleEventsOf<E extends { seq: number; name: string }>(
+  all: readonly E[],
+  fromSeq: number,
+  epochSeq: number,
+): E[] {
+  return all.filter(
+    (event) => event.seq >= fromSeq || (LIFECYCLE_EVENTS.has(event.name) && event.seq >= epochSeq),
+  );
 }
 
 /**

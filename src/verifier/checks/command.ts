@@ -11,7 +11,8 @@ import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate, matchesStringPredicate } from "../predicates.ts";
 import type { ScriptOutcome } from "../probes.ts";
 import type { CheckResult, PendingKind } from "../results.ts";
-import { type CheckOf, defineCheckType, type PathField, type ReportDetail } from "./define.ts";
+import { commandReportDetail } from "./command-report.ts";
+import { type CheckOf, defineCheckType, type PathField } from "./define.ts";
 import { pathProblem, pending, pendingReason, result } from "./result.ts";
 
 export const CommandCheckSchema = z.strictObject({
@@ -171,7 +172,6 @@ export type CommandEvidence = {
 export const EVIDENCE_OUTPUT_BYTES = 64 * 1024;
 
 /** How many lines of a failing or pending run's output the report shows (its tail). */
-const OUTPUT_TAIL_LINES = 20;
 
 function tail(text: string): { output: string; cut: boolean } {
   return text.length > EVIDENCE_OUTPUT_BYTES
@@ -425,29 +425,4 @@ function lastSentence(output: string): string | undefined {
   if (last === undefined || last.length > 200) return undefined;
   // "check-code: add(2, 3) returned -1" is the checker's name, then its sentence.
   return last.replace(/^[a-z][\w.-]*: (?=\S)/, "");
-}
-
-/** Whether a receipt answered the check, and for a failing or pending run the tail of its output. */
-function commandReportDetail(result: CheckResult): ReportDetail {
-  const evidence = result.evidence;
-  if (evidence.kind !== "command") return {};
-  const detail: ReportDetail = evidence.receipt?.reused
-    ? { note: `receipt ${evidence.receipt.id}: same check, same files; not run again` }
-    : {};
-  if (result.status === "pass") return detail;
-  // What the run did not use comes first: it may be why the check did not pass.
-  const unused = evidence.unusedChanges ?? [];
-  const unusedLines =
-    unused.length > 0 ? ["not used in the check's run:", ...unused.map((sentence) => `- ${sentence}`)] : [];
-  if (!evidence.output) return unusedLines.length > 0 ? { ...detail, lines: unusedLines } : detail;
-  const tail = evidence.output.trimEnd().split("\n").slice(-OUTPUT_TAIL_LINES);
-  const cut = evidence.outputTruncated ? " (earlier output dropped)" : "";
-  return {
-    ...detail,
-    lines: [
-      ...unusedLines,
-      `last ${tail.length} line(s) of output${cut}:`,
-      ...tail.map((line) => `| ${line}`),
-    ],
-  };
 }
