@@ -17,6 +17,7 @@ import { readYamlSource, type YamlProblem, type YamlSource } from "../core/yaml-
 import type { YamlValueCache } from "../core/yaml-value-cache.ts";
 import type { PathField } from "./checks/define.ts";
 import { pathFieldsOf, problemsAmong, withQuestDefaults } from "./checks/registry.ts";
+import { PACK_FILE } from "./pack-manifest.ts";
 import { defaultCheckId, type Quest, type QuestFile, QuestFileSchema } from "./quest.ts";
 import { formatPath, zodDiagnostics } from "./schema-diagnostics.ts";
 
@@ -64,7 +65,9 @@ export async function loadQuestPack(
 ): Promise<Loaded<Quest[]>> {
   let names: string[];
   try {
-    names = only ?? readdirSync(dir).filter((name) => QUEST_EXTENSIONS.has(extname(name)));
+    // pack.yaml is the pack's manifest (pack-manifest.ts), not a quest.
+    names =
+      only ?? readdirSync(dir).filter((name) => QUEST_EXTENSIONS.has(extname(name)) && name !== PACK_FILE);
   } catch (error) {
     return fileProblem(dir, describeFsError(error));
   }
