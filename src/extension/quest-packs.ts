@@ -158,6 +158,9 @@ export function packsText(
   ].join("\n");
 }
 
-/** A pack's short name on the HUD and in `/quest list`: none for the built-in pack (as before packs). */
+/**
+ * A pack's short name on the HUD and in `/quest list`: a package's or a project's pack is named;
+ * the built-in pack and `PI_QUESTS_PACK`'s are shown as before packs.
+ */
 export const packLabel = (pack: FoundPack): string | undefined =>
-  pack.source === "built-in" ? undefined : pack.title || basename(pack.path);
+  pack.source === "package" || pack.source === "project" ? pack.title || basename(pack.path) : undefined;
