@@ -3,7 +3,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { VERSION } from "../core/version.ts";
-import { PACK_ID } from "../verifier/pack-manifest.ts";
+import { defaultPackId, PACK_ID } from "../verifier/pack-manifest.ts";
 import { EXIT } from "./exit-codes.ts";
 import { packTemplate } from "./init-template.ts";
 import { type CliIo, tryParse } from "./io.ts";
@@ -65,10 +65,7 @@ async function notEmpty(dir: string): Promise<string | undefined> {
 
 /** The folder's name as a pack id (and package name): lower case, other characters as dashes. */
 export function packIdFor(name: string): string {
-  const id = name
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+  const id = defaultPackId(name);
   return PACK_ID.test(id) ? id : "my-quests";
 }
 

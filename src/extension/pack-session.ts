@@ -85,8 +85,14 @@ function packCommands(world: PackWorld, active: FoundPack, options: PackSessionO
       const pack = finding.packs.find((each) => each.id === id);
       if (!pack) {
         const why = finding.problems.find((problem) => problem.message.includes(`"${id}"`));
+        if (why) return why.message;
         const ids = finding.packs.map((each) => each.id).join(", ");
-        return why ? why.message : `No pack "${id}". The packs are: ${ids} (/quest packs).`;
+        // An untrusted project's pack is not read, so its id is not known: say that it is there.
+        const untrusted = finding.problems.find((problem) => problem.source === "project");
+        return [
+          `No pack "${id}". The packs are: ${ids} (/quest packs).`,
+          ...(untrusted ? [untrusted.message] : []),
+        ].join(" ");
       }
       if (pack.id === active.id) return `"${pack.title}" is already the active pack.`;
       const loaded = await loadPack(pack);

@@ -25,6 +25,7 @@ import {
   listPacks,
   type PackFinding,
   type PackPlaces,
+  packageLabel,
   projectPackDir,
 } from "../runtime/packs.ts";
 import type { PiPackageApi } from "../runtime/pi-host.ts";
@@ -104,7 +105,7 @@ export async function consentToRun(
   if (!needsConsent(pack)) return true;
   const dataDir = rootDataDirOf(world);
   if (await hasConsent(dataDir, pack)) return true;
-  const from = pack.package ? `the Pi package ${pack.package.source}` : `this project's ${pack.path}`;
+  const from = pack.package ? `the Pi package ${packageLabel(pack)}` : `this project's ${pack.path}`;
   const answer = await ui.confirm(
     `Play the quest pack "${pack.title}"?`,
     `"${pack.id}" comes from ${from} (${pack.path}), not from pi-quests. Its checks run commands on this machine, as you, when they check your work. Use it only if you trust where it comes from.`,
@@ -146,7 +147,7 @@ export function packsText(
 ): string {
   const lines = standings.packs.map((pack) => {
     const mark = pack.id === activeId ? "▶" : " ";
-    const from = pack.package ? `package ${pack.package.source}` : pack.source;
+    const from = pack.package ? `package ${packageLabel(pack)}` : pack.source;
     return `${mark} ${pack.id}: ${pack.title} (${from}) · ${pack.done}/${pack.quests.length} done${pack.id === activeId ? " · active" : ""}`;
   });
   const problems = standings.problems.map((problem) => `  ! ${problem.message}`);

@@ -92,7 +92,14 @@ function firstOfEachId(found: readonly FoundPack[], problems: PackProblem[]): Pa
   return { packs, problems };
 }
 
-const where = (pack: FoundPack) => `${pack.source} ${pack.package?.source ?? pack.path}`;
+const where = (pack: FoundPack) => `${pack.source} ${packageLabel(pack) ?? pack.path}`;
+
+/** How a package's pack names its package: `npm:name` or a git URL as installed; a local package by its folder. */
+export function packageLabel(pack: FoundPack): string | undefined {
+  const source = pack.package?.source;
+  if (source === undefined) return undefined;
+  return /^(npm:|git:|git\+|https?:|ssh:)/.test(source) ? source : pack.path;
+}
 
 async function folderPack(
   dir: string,

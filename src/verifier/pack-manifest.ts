@@ -28,9 +28,16 @@ const PackFileSchema = z.strictObject({
   description: z.string().optional(),
 });
 
-/** The default id of a pack: a package's name without its scope, or the folder's name. */
+/**
+ * The default id of a pack: a package's name without its scope, or the folder's name, in lower
+ * case with anything but letters, digits and dashes made a dash (`My Pack` is `my-pack`).
+ */
 export function defaultPackId(name: string): string {
-  return name.replace(/^@[^/]+\//, "");
+  return name
+    .replace(/^@[^/]+\//, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 /**
