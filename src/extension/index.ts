@@ -187,7 +187,7 @@ function registerQuestCommand(
   { quests, bash, uiOf, recordLabels }: QuestCommandParts,
 ): void {
   pi.registerCommand(QUEST_COMMAND, {
-    description: "Quests: list, start ID, check, hint, status, skip, debrief, reset",
+    description: "Quests: list, start ID, check, hint, status, skip, debrief, reset, packs, pack ID",
     getArgumentCompletions: (prefix) => {
       const controller = quests.controller();
       return questCompletions(prefix, controller?.quests() ?? [], controller?.packChoices() ?? []);

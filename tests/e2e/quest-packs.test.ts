@@ -59,6 +59,14 @@ describe("quest packs in the real pi", () => {
     expect((await runCli(["init", otherPack])).exitCode).toBe(0);
     const installed = await pi(["install", teamPack], workspace, agentDir);
     expect(installed.exitCode).toBe(0);
+    // A package whose pack does not load: never in the way of the others, or of Pi.
+    const broken = join(root, "broken-pack");
+    mkdirSync(broken);
+    writeFileSync(
+      join(broken, "package.json"),
+      JSON.stringify({ name: "broken-pack", pi: { extensions: [], quests: ["gone"] } }),
+    );
+    expect((await pi(["install", broken], workspace, agentDir)).exitCode).toBe(0);
     // pi install -l in another project (it writes .pi/ there, and a sandbox quest needs an empty
     // folder): Pi reads a project's settings only in a trusted project.
     const project = join(root, "project");
@@ -102,6 +110,7 @@ describe("quest packs in the real pi", () => {
     expect(packs).toContain(`  team-pack: Team pack (package ${teamPack}) · 0/1 done`);
     // A project's package is offered in that project only.
     expect(packs).not.toContain("other-pack");
+    expect(packs).toContain(`Not offered:\n  ! ${broken}/gone: the pack folder does not exist (pi.quests of`);
 
     // Switching to a pack from elsewhere asks first, naming it, where it comes from, and that it runs commands.
     const declined = await answering(learner, "/quest pack team-pack", false);
