@@ -5,8 +5,11 @@
  * 1. The real `pi --mode rpc -e src/extension/index.ts` with the scripted model, until the HUD's
  *    first `setWidget` (the quest session is open: the packs were found and the active one
  *    loaded), the two agent dirs alternated run by run (which goes first swapped every pair).
- * 2. The discovery alone, in this process: chooseActivePack (Pi's package list and trust through
- *    Pi's own classes, every pack.yaml read) with five packages and with none.
+ * 2. Pi alone (no pi-quests) until it answers `get_state`, in the same alternation: what the
+ *    five packages cost Pi itself, which pi-quests cannot change.
+ * 3. In this process: every pack found (Pi's package list and trust through Pi's own classes,
+ *    every pack.yaml read: what `/quest packs` and Tab do), and the active pack chosen at a
+ *    session's start (the built-in pack needs no look at Pi's packages), five packages and none.
  *
  * Under ~/.cache/pi-quests-bench-packs, removed at the end. `node bench/packs.ts [RUNS]`.
  */
@@ -20,8 +23,9 @@ import { fileURLToPath } from "node:url";
 import * as Pi from "@earendil-works/pi-coding-agent";
 import { execa } from "execa";
 import { PI, scriptedPiArgs } from "../scripts/pi-rpc.ts";
-import { chooseActivePack } from "../src/extension/quest-packs.ts";
+import { chooseActivePack, packPlaces } from "../src/extension/quest-packs.ts";
 import { BUILT_IN_PACK } from "../src/extension/session.ts";
+import { findPacks } from "../src/runtime/packs.ts";
 import { measure, median, ms } from "./measure.ts";
 
 const repo = resolve(import.meta.dirname, "..");
@@ -35,6 +39,8 @@ export type PacksBench = {
   /** Pi alone (no pi-quests), until it answers get_state: what the five packages cost Pi itself. */
   piAlone: { none: number; five: number; delta: number };
   discovery: { none: number; five: number; delta: number };
+  /** What a session's start does: the active pack chosen (the built-in one here). */
+  choose: { none: number; five: number; delta: number };
 };
 
 /** An agent dir with `count` pack packages installed (local folders in Pi's settings). */
@@ -122,8 +128,10 @@ export async function benchPacks(runs = 10): Promise<PacksBench> {
       pi: Pi,
       sessionTrusted: () => true,
     });
-    const discoveryNone = await measure(() => chooseActivePack(world(none)), 50);
-    const discoveryFive = await measure(() => chooseActivePack(world(five)), 50);
+    const discoveryNone = await measure(() => findPacks(packPlaces(world(none))), 50);
+    const discoveryFive = await measure(() => findPacks(packPlaces(world(five))), 50);
+    const chooseNone = await measure(() => chooseActivePack(world(none)), 50);
+    const chooseFive = await measure(() => chooseActivePack(world(five)), 50);
     const startNone = median(times.none);
     const startFive = median(times.five);
     return {
@@ -139,6 +147,11 @@ export async function benchPacks(runs = 10): Promise<PacksBench> {
         five: discoveryFive.median,
         delta: discoveryFive.median - discoveryNone.median,
       },
+      choose: {
+        none: chooseNone.median,
+        five: chooseFive.median,
+        delta: chooseFive.median - chooseNone.median,
+      },
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -146,7 +159,7 @@ export async function benchPacks(runs = 10): Promise<PacksBench> {
 }
 
 export function packsReport(result: PacksBench): string {
-  const { start, discovery, piAlone } = result;
+  const { start, discovery, piAlone, choose } = result;
   const ours = start.delta - piAlone.delta;
   return [
     `## Quest packs: ${PACKAGES} pack packages installed against none (${result.runs} runs each, alternated)`,
@@ -155,7 +168,8 @@ export function packsReport(result: PacksBench): string {
     "|---|---:|---:|---:|---:|",
     `| \`pi --mode rpc\` until the HUD's first \`setWidget\` (median) | ${ms(start.none)} | ${ms(start.five)} | ${ms(start.delta)} | ${start.ratio.toFixed(2)} |`,
     `| Pi alone, no pi-quests, until \`get_state\` (median) | ${ms(piAlone.none)} | ${ms(piAlone.five)} | ${ms(piAlone.delta)} | |`,
-    `| discovery alone, chooseActivePack (median of 50) | ${ms(discovery.none)} | ${ms(discovery.five)} | ${ms(discovery.delta)} | |`,
+    `| every pack found, Pi's package list and trust read (\`/quest packs\`, Tab; median of 50) | ${ms(discovery.none)} | ${ms(discovery.five)} | ${ms(discovery.delta)} | |`,
+    `| the active pack chosen at a session's start (median of 50) | ${ms(choose.none)} | ${ms(choose.five)} | ${ms(choose.delta)} | |`,
     "",
     `Goal: pi-quests' discovery adds at most 20 ms with five packs: ${ms(ours)} ms beyond Pi's own (${ms(start.delta)} with pi-quests less ${ms(piAlone.delta)} without); the discovery alone ${ms(discovery.delta)} ms.`,
   ].join("\n");

@@ -59,12 +59,15 @@ export async function openPackSession(
     pack = builtIn;
     await rememberActivePack(world, pack);
   }
-  const choices = chosen.finding.packs.map((each) => ({
-    id: each.id,
-    title: each.title,
-    source: each.source,
-    active: each.id === pack.id,
-  }));
+  // Tab after `/quest pack `: every pack offered, found after the session opened.
+  let choices: PackChoice[] = choicesOf(chosen.finding.packs, pack);
+  const findAll = () =>
+    findPacks(packPlaces(world)).then(
+      (finding) => {
+        choices = choicesOf(finding.packs, pack);
+      },
+      () => undefined,
+    );
   const name = packLabel(pack);
   const opened = await openQuestSession({
     ...options,
@@ -73,8 +76,17 @@ export async function openPackSession(
     packs: packCommands(world, pack, options),
   });
   if (!opened.ok) return opened;
+  void findAll();
   return { ok: true, controller: { ...opened.controller, packChoices: () => choices } };
 }
+
+const choicesOf = (packs: readonly FoundPack[], active: FoundPack): PackChoice[] =>
+  packs.map((each) => ({
+    id: each.id,
+    title: each.title,
+    source: each.source,
+    active: each.id === active.id,
+  }));
 
 function packCommands(world: PackWorld, active: FoundPack, options: PackSessionOptions): PackCommands {
   return {

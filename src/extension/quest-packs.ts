@@ -4,6 +4,7 @@
  * before a third-party pack's first quest, and what `/quest packs` and `/quest pack ID` do.
  * No Pi import: Pi's classes come in as `PiPackageApi`.
  */
+import { existsSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { agentDirFrom } from "../core/paths.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
@@ -64,6 +65,7 @@ export function packPlaces(world: PackWorld): PackPlaces {
   return { builtIn: world.builtIn, packages, project: { dir: projectPackDir(world.cwd), trusted } };
 }
 
+/** The active pack; `finding` holds every pack offered, or only the built-in one when that is active. */
 export type ChosenPack = { pack: FoundPack; finding: PackFinding; notice?: string };
 
 /**
@@ -72,11 +74,16 @@ export type ChosenPack = { pack: FoundPack; finding: PackFinding; notice?: strin
  * only pack when set.
  */
 export async function chooseActivePack(world: PackWorld): Promise<ChosenPack | { problem: string }> {
-  const finding = await findPacks(packPlaces(world));
-  const builtIn = finding.packs.find((pack) => pack.source === "built-in" || pack.source === "env");
   const recorded = world.env.PI_QUESTS_PACK
     ? undefined
     : await readActivePack(rootDataDirOf(world), world.workspace);
+  // The built-in pack needs no look at Pi's packages: Pi's start does not wait for one
+  // (the other packs are found when /quest packs or Tab asks).
+  const onBuiltIn =
+    !world.env.PI_QUESTS_PACK &&
+    (recorded?.source === "built-in" || (!recorded && !existsSync(projectPackDir(world.cwd))));
+  const finding = await findPacks(onBuiltIn ? { builtIn: world.builtIn, packages: [] } : packPlaces(world));
+  const builtIn = finding.packs.find((pack) => pack.source === "built-in" || pack.source === "env");
   const fallback = builtIn ?? finding.packs[0];
   if (!fallback)
     return { problem: finding.problems.map((each) => each.message).join("\n") || "no quest pack" };
