@@ -70,3 +70,15 @@ describe("pi-quests init", () => {
     expect((await runCli(["init"])).exitCode).toBe(3);
   });
 });
+
+describe("pi-quests init, then pi-quests test", () => {
+  it("the new pack's plays end as their names say in the real Pi, as created", async () => {
+    const dir = join(fresh(), "first-course");
+    expect((await runCli(["init", dir])).exitCode).toBe(0);
+    const run = await runCli(["test", dir], { timeoutMs: 240_000 });
+    expect(run.stdout).toContain("✓ hello-file/pass: expected complete, got complete");
+    expect(run.stdout).toContain("✓ hello-file/fail-claim: expected not complete, got not complete");
+    expect(run.stdout).toContain("2 passed, 0 failed");
+    expect(run.exitCode).toBe(0);
+  }, 300_000);
+});
