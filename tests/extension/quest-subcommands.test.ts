@@ -91,6 +91,31 @@ describe("/quest packs and /quest pack ID", () => {
   });
 });
 
+describe("/quest list and the active pack", () => {
+  it("names a pack other than the built-in one first", () => {
+    const said: string[] = [];
+    const session = {
+      pack: [],
+      active: undefined,
+      standingOf: () => "available",
+      missingRequirements: () => [],
+      isDone: () => false,
+      isSkipped: () => false,
+    };
+    const list = QUEST_SUBCOMMANDS.find((each) => each.name === "list");
+    const context = (packName?: string) =>
+      ({
+        session,
+        ui: { say: (text: string) => said.push(text) },
+        ...(packName ? { packName } : {}),
+      }) as never;
+    list?.run(context("Acme onboarding"), []);
+    list?.run(context(), []);
+    expect(said[0]?.split("\n")[0]).toBe("Pack: Acme onboarding (/quest packs lists the others)");
+    expect(said[1]?.startsWith("Quests: ")).toBe(true);
+  });
+});
+
 describe("confirm checks on /quest check", () => {
   it("a confirm check asks its prompt; any other check asks nothing", () => {
     const check = (fields: Record<string, unknown>): Check => ({ ...CheckSchema.parse(fields), id: "c" });
