@@ -3,6 +3,7 @@
  * packs` and `/quest pack ID` wired: switching writes the new choice and reopens the session,
  * whose records are the new pack's own, so nothing of the old one is lost. No Pi import.
  */
+import { realpath } from "node:fs/promises";
 import { type FoundPack, findPacks, loadPack } from "../runtime/packs.ts";
 import type { QuestController } from "./controller.ts";
 import {
@@ -37,7 +38,6 @@ export type PackController = QuestController & { packChoices(): readonly PackCho
 export async function openPackSession(
   options: PackSessionOptions,
 ): Promise<{ ok: true; controller: PackController } | Exclude<QuestSessionOpened, { ok: true }>> {
-  const { realpath } = await import("node:fs/promises");
   const world: PackWorld = {
     cwd: options.cwd,
     workspace: await realpath(options.cwd),
@@ -68,16 +68,27 @@ export async function openPackSession(
       },
       () => undefined,
     );
+  let opened = await openPack(world, pack, options);
+  const builtIn = chosen.finding.packs.find((each) => each.source === "built-in");
+  if (!opened.ok && !opened.readOnly && builtIn && pack !== builtIn) {
+    // A pack that no longer loads (a `pi update` broke it) never keeps the learner from the others.
+    options.ui.notify(`pi-quests: ${opened.message}\nYou are on "${builtIn.title}" meanwhile.`, "warning");
+    pack = builtIn;
+    opened = await openPack(world, pack, options);
+  }
+  if (!opened.ok) return opened;
+  void findAll();
+  return { ok: true, controller: { ...opened.controller, packChoices: () => choices } };
+}
+
+function openPack(world: PackWorld, pack: FoundPack, options: PackSessionOptions) {
   const name = packLabel(pack);
-  const opened = await openQuestSession({
+  return openQuestSession({
     ...options,
     pack,
     ...(name ? { packName: name } : {}),
     packs: packCommands(world, pack, options),
   });
-  if (!opened.ok) return opened;
-  void findAll();
-  return { ok: true, controller: { ...opened.controller, packChoices: () => choices } };
 }
 
 const choicesOf = (packs: readonly FoundPack[], active: FoundPack): PackChoice[] =>

@@ -178,4 +178,35 @@ describe("quest packs in the real pi", () => {
     expect(trusted).toContain("▶ our-repo: Our repository (project) · 0/1 done · active");
     expect(existsSync(join(agentDir, "quests", "pack-consent.json"))).toBe(true);
   }, 180_000);
+
+  it("a pack that stops loading after it was made active: said with its file and line, and the built-in pack is played", async () => {
+    const root = makeWorkspace();
+    const agentDir = join(root, "agent");
+    const workspace = join(root, "workspace");
+    const teamPack = join(root, "team-pack");
+    mkdirSync(agentDir);
+    mkdirSync(workspace);
+    expect((await runCli(["init", teamPack])).exitCode).toBe(0);
+    expect((await pi(["install", teamPack], workspace, agentDir)).exitCode).toBe(0);
+    const first = startPiRpc({ workspace, agentDir, env: { PI_QUESTS_START: "off" } });
+    await first.settled();
+    await answering(first, "/quest pack team-pack", true);
+    expect(first.hud().widget?.[0]).toMatch(/^Team pack · Quests 0\/1/);
+    await first.close();
+
+    // The pack's quest file is broken (an update gone wrong): the next session still starts.
+    writeFileSync(
+      join(teamPack, "010-hello-file.yaml"),
+      "version: 2\nid: hello-file\ntitle: x\ngoal: y\nchecks: 3\n",
+    );
+    const again = startPiRpc({ workspace, agentDir, env: { PI_QUESTS_START: "off" } });
+    await again.settled();
+    const said = again.notifications().join("\n");
+    expect(said).toMatch(/010-hello-file\.yaml:5:\d+: checks/);
+    expect(said).toContain('You are on "Pi basics" meanwhile.');
+    expect(again.hud().widget?.[0]).toMatch(/^Quests 0\/\d+/);
+    const packs = (await command(again, "/quest packs")).join("\n");
+    expect(packs).toMatch(/▶ built-in: Pi basics \(built-in\) · 0\/\d+ done · active/);
+    expect(packs).toMatch(/Not offered:\n {2}! pack "team-pack" .* is not offered: .*010-hello-file\.yaml:5/);
+  }, 120_000);
 });
