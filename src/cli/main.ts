@@ -6,7 +6,16 @@
 import { type CliCommand, synopsisOf } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
-import { CHECK_USAGE, LINT_USAGE, PLAY_USAGE, RECEIPTS_USAGE, SANDBOX_USAGE, TEST_USAGE } from "./usage.ts";
+import {
+  CHECK_USAGE,
+  INIT_USAGE,
+  LINT_USAGE,
+  PACKS_USAGE,
+  PLAY_USAGE,
+  RECEIPTS_USAGE,
+  SANDBOX_USAGE,
+  TEST_USAGE,
+} from "./usage.ts";
 
 export type { CliIo } from "./io.ts";
 
@@ -47,6 +56,18 @@ export const COMMANDS: readonly CliCommand[] = [
     summary: "reassess recorded receipts against the files, running nothing",
     usage: RECEIPTS_USAGE,
     load: async () => (await import("./receipts.ts")).receiptsCommand,
+  },
+  {
+    name: "packs",
+    summary: "list the quest packs Pi would offer in a folder, and why others are not",
+    usage: PACKS_USAGE,
+    load: async () => (await import("./packs.ts")).packs,
+  },
+  {
+    name: "init",
+    summary: "create a new quest pack, ready to publish as a Pi package",
+    usage: INIT_USAGE,
+    load: async () => (await import("./init.ts")).init,
   },
 ];
 

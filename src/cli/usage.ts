@@ -119,3 +119,30 @@ Options:
 
 Exit codes: 0 listed, 3 invalid input.
 `;
+
+export const PACKS_USAGE = `Usage: pi-quests packs [--cwd DIR] [--json]
+
+Lists the quest packs Pi would offer in DIR (default: the current folder): the built-in
+pack, the packs of the Pi packages installed for the user and the project (pi install,
+pi install -l; their package.json's pi.quests), the project's .pi/quests/ when Pi trusts
+the project, or PI_QUESTS_PACK's pack alone. Pi's agent folder is PI_CODING_AGENT_DIR
+(default ~/.pi/agent); Pi is found as pi-quests test finds it (PI_QUESTS_PI, beside
+pi-quests, or on PATH). A pack that is not offered is a problem with its file and line.
+
+Options:
+  --cwd DIR   the folder Pi would run in
+  --json      {"packs": [{"id", "title", "source", "path", "quests"}], "problems": [...]}
+
+Exit codes: 0 listed (problems included), 3 invalid arguments.
+`;
+
+export const INIT_USAGE = `Usage: pi-quests init DIR
+
+Creates a new quest pack in DIR, ready to publish as a Pi package: package.json (pi.quests,
+pi.extensions: [], the keyword pi-package; pi-quests and Pi as peer dependencies),
+pack.yaml, one quest with a sandbox, a pass and a fail play, a README with the one
+command learners install it with, and a GitHub Actions workflow that runs pi-quests test
+in shards. It passes pi-quests lint DIR and pi-quests test DIR as created.
+
+Exit codes: 0 created, 3 DIR is not absent or empty (nothing is written).
+`;

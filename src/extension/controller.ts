@@ -26,7 +26,7 @@ import { questHudState } from "./quest-hud-state.ts";
 import { type QuestSummary, questSummaries } from "./quest-list.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
 import { learnerStatusText } from "./quest-status.ts";
-import type { QuestCommandContext } from "./quest-subcommands.ts";
+import type { PackCommands, QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
 
 export type QuestControllerDeps = {
@@ -62,6 +62,10 @@ export type QuestControllerDeps = {
   protectionText?: () => string;
   /** Code Pi wrote that Pi loaded into itself this session (agent-code.ts): a HUD line, a paragraph. */
   agentCode?: AgentCodeNotice;
+  /** The active pack's name on the HUD and in `/quest list`; none for the built-in pack (as before packs). */
+  packName?: string;
+  /** `/quest packs` and `/quest pack ID` (quest-packs.ts). */
+  packs?: PackCommands;
 };
 
 export type QuestController = {
@@ -97,6 +101,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
         reviewing: evaluation.reviewing,
         integrity: alerts.hudLine(),
         agentCode: deps.agentCode?.hudLine,
+        pack: deps.packName,
       }),
     );
   };
@@ -139,6 +144,8 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
   });
 
   const context: QuestCommandContext = {
+    ...(deps.packs ? { packs: deps.packs } : {}),
+    ...(deps.packName ? { packName: deps.packName } : {}),
     session,
     ui,
     evaluation,

@@ -13,6 +13,8 @@ export type HudInputs = {
   integrity: string | undefined;
   /** The line about code Pi wrote that runs inside Pi, if there is any (agent-code.ts). */
   agentCode?: string | undefined;
+  /** The active pack's name, when it is not the built-in pack. */
+  pack?: string | undefined;
 };
 
 /** What an unmet check says before the learner has done anything in the quest. */
@@ -39,11 +41,15 @@ export function hudCheck(
 
 export function questHudState(
   session: QuestSessionState,
-  { evaluating, reviewing, integrity, agentCode }: HudInputs,
+  { evaluating, reviewing, integrity, agentCode, pack: packName }: HudInputs,
 ): HudState {
   const { pack, active, notice } = session;
   const total = pack.length;
-  const warning = { ...(integrity ? { integrity } : {}), ...(agentCode ? { agentCode } : {}) };
+  const warning = {
+    ...(integrity ? { integrity } : {}),
+    ...(agentCode ? { agentCode } : {}),
+    ...(packName ? { pack: packName } : {}),
+  };
   if (!active) {
     const done = pack.filter((quest) => session.isDone(quest.id)).length;
     const skipped = pack.filter((quest) => session.isSkipped(quest.id)).length;

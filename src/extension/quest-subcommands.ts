@@ -19,8 +19,23 @@ export type Completion = { value: string; label: string; description?: string };
 /** What a subcommand's words after its name ask for (`/quest start ID` gives `{ questId }`). */
 export type SubcommandArguments = Readonly<Record<string, string | undefined>>;
 
+/** A pack on Tab after `/quest pack `: its id, title and where it comes from. */
+export type PackChoice = { id: string; title: string; source: string; active: boolean };
+
+/** What `/quest packs` and `/quest pack ID` do, wired where the quest session is opened (quest-packs.ts). */
+export type PackCommands = {
+  /** `/quest packs`: every pack offered, and why the others are not. */
+  list(): Promise<string>;
+  /** Makes the pack active (asking first for one not used before); what is left to tell the learner. */
+  switchTo(id: string): Promise<string>;
+};
+
 /** What a subcommand can see and do. */
 export type QuestCommandContext = {
+  /** The packs; absent where the session was opened without them (tests of one pack). */
+  packs?: PackCommands;
+  /** The active pack's name, when it is not the built-in pack: `/quest list` says it. */
+  packName?: string;
   session: QuestSessionState;
   ui: Pick<QuestUi, "say" | "confirm">;
   evaluation: Pick<QuestEvaluation, "manualCheck" | "idle" | "restart">;
@@ -49,7 +64,7 @@ export type QuestSubcommand<Name extends string = string> = {
   /** Its line in `/quest help` and its description on Tab. */
   readonly help: string;
   /** Completions for the word after the name, each value that word; absent when it takes none. */
-  complete?(typed: string, quests: readonly QuestSummary[]): Completion[];
+  complete?(typed: string, quests: readonly QuestSummary[], packs: readonly PackChoice[]): Completion[];
   parse(rest: readonly string[]): SubcommandArguments;
   run(context: QuestCommandContext, rest: readonly string[]): Promise<void> | void;
 };
@@ -57,7 +72,7 @@ export type QuestSubcommand<Name extends string = string> = {
 type SubcommandDefinition<Name extends string, Args extends SubcommandArguments> = {
   name: Name;
   help: string;
-  complete?(typed: string, quests: readonly QuestSummary[]): Completion[];
+  complete?(typed: string, quests: readonly QuestSummary[], packs: readonly PackChoice[]): Completion[];
   parse(rest: readonly string[]): Args;
   run(context: QuestCommandContext, args: Args): Promise<void> | void;
 };
@@ -86,8 +101,9 @@ const list = subcommand({
   name: "list",
   help: "all quests by chapter, where you stand, and the minutes left",
   parse: noArguments,
-  run({ session, ui }) {
-    ui.say(questListText(session));
+  run({ session, ui, packName }) {
+    const list = questListText(session);
+    ui.say(packName ? `Pack: ${packName} (/quest packs lists the others)\n${list}` : list);
   },
 });
 
@@ -308,5 +324,47 @@ const debrief = subcommand({
   },
 });
 
+const NO_PACKS = "Only one quest pack is played in this session.";
+
+const packs = subcommand({
+  name: "packs",
+  help: "the quest packs: id, title, source, quests done, the active one",
+  parse: noArguments,
+  async run({ ui, packs: commands }) {
+    ui.say(commands ? await commands.list() : NO_PACKS);
+  },
+});
+
+const pack = subcommand({
+  name: "pack",
+  help: "play another pack: /quest pack ID (your progress in each is kept)",
+  complete: (typed, _quests, choices) =>
+    choices
+      .filter((choice) => choice.id.startsWith(typed))
+      .map((choice) => ({
+        value: choice.id,
+        label: choice.id,
+        description: [choice.title, choice.source, ...(choice.active ? ["active"] : [])].join(" · "),
+      })),
+  parse: ([packId]) => ({ packId }),
+  async run({ ui, packs: commands }, { packId }) {
+    if (!commands) return ui.say(NO_PACKS);
+    if (!packId) return ui.say(`Which pack? /quest pack ID.\n${await commands.list()}`);
+    const said = await commands.switchTo(packId);
+    if (said) ui.say(said);
+  },
+});
+
 /** In the order `/quest help` and Tab list them. */
-export const QUEST_SUBCOMMANDS = [list, start, check, hint, status, skip, debrief, reset] as const;
+export const QUEST_SUBCOMMANDS = [
+  list,
+  start,
+  check,
+  hint,
+  status,
+  skip,
+  debrief,
+  reset,
+  packs,
+  pack,
+] as const;

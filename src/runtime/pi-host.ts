@@ -33,6 +33,21 @@ const PI_PACKAGE = "@earendil-works/pi-coding-agent";
 const PI_TUI_PACKAGE = "@earendil-works/pi-tui";
 
 /**
+ * What quest packs use of Pi (src/runtime/pack-sources.ts): its package list (user and project
+ * scope, as `pi install` and `pi install -l` keep it) and its project trust.
+ */
+export type PiPackageApi = Pick<
+  typeof Pi,
+  "DefaultPackageManager" | "SettingsManager" | "ProjectTrustStore" | "hasTrustRequiringProjectResources"
+>;
+export const PI_PACKAGE_API_NAMES = [
+  "DefaultPackageManager",
+  "SettingsManager",
+  "ProjectTrustStore",
+  "hasTrustRequiringProjectResources",
+] as const satisfies readonly (keyof PiPackageApi)[];
+
+/**
  * What pi-quests uses of Pi's package: the probes' SDK and the extension's own (the local shell
  * of `!` commands, and Pi's bash tool with the shell it resolves, which the agent's sandboxed
  * `bash` is made from).
@@ -65,6 +80,8 @@ export type PiHost = {
    * none when they were imported by Pi's package name.
    */
   sdkFile?: string;
+  /** Pi's package list and trust, for quest packs; absent from a Pi that lacks them (packs-less). */
+  packages?: PiPackageApi;
 };
 
 export type PiHostOptions = {
@@ -109,6 +126,7 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded
           modules: loaded.value,
           packageDir: beside.packageDir,
           sdkFile: beside.index,
+          ...packageApiOf(loaded.value),
         },
       };
     }
@@ -124,8 +142,16 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded
   const modules = byName.value;
   return {
     ok: true,
-    value: { modules, packageDir: packageDirOf(modules, script, options.env) },
+    value: { modules, packageDir: packageDirOf(modules, script, options.env), ...packageApiOf(modules) },
   };
+}
+
+/** Pi's package list and trust from its loaded module, when it has all of them. */
+function packageApiOf(module: object): { packages?: PiPackageApi } {
+  const exports = module as Record<string, unknown>;
+  return PI_PACKAGE_API_NAMES.every((name) => exports[name] !== undefined)
+    ? { packages: module as PiPackageApi }
+    : {};
 }
 
 /**
@@ -180,6 +206,23 @@ export function piSdkBeside(
     loading ??= load();
     return loading;
   };
+}
+
+/**
+ * Pi's package list and trust, from the Pi whose entry script is `cli` (the CLI's `findPi`):
+ * `pi-quests packs` sees the packages that Pi would load.
+ */
+export async function piPackageApiBeside(
+  cli: string,
+  importFile: (url: string) => Promise<unknown> = defaultImport,
+): Promise<Loaded<PiPackageApi>> {
+  const beside = piIndexBeside(cli);
+  if (!beside) return { ok: false, message: `${cli} is not the entry script of a Pi package` };
+  return importNamed<PiPackageApi>(
+    () => importFile(pathToFileURL(beside.index).href),
+    PI_PACKAGE_API_NAMES,
+    beside.index,
+  );
 }
 
 function resolveFrom(packageDir: string, name: string): string | undefined {

@@ -181,6 +181,19 @@ export function openProgressStore(
   };
 }
 
+/**
+ * A progress file as it stands, read without touching it (`/quest packs` counts another pack's
+ * done quests): undefined when it is missing, unreadable or not sealed by pi-quests.
+ */
+export async function peekProgress(file: string, sealer: Sealer): Promise<Progress | undefined> {
+  const text = await readText(file).catch(() => undefined);
+  const json = text === undefined ? undefined : parseJson(text);
+  if (!json?.ok || !isObject(json.value)) return undefined;
+  const verified = verifyRecord(sealer, json.value);
+  const parsed = verified.ok ? ProgressSchema.safeParse(verified.record) : undefined;
+  return parsed?.success ? parsed.data : undefined;
+}
+
 /** The file's text; undefined when there is no file. */
 async function readText(file: string): Promise<string | undefined> {
   try {

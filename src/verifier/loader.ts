@@ -17,6 +17,7 @@ import { withQuestDefaults } from "./checks/registry.ts";
 import { defaultCheckId, QUEST_ID_PATTERN, type Quest, QuestFileSchema } from "./quest.ts";
 import { partsBesideIssues, questFileProblems } from "./quest-file-problems.ts";
 import { zodDiagnostics } from "./schema-diagnostics.ts";
+import { PACK_FILE } from "./pack-manifest.ts";
 
 const MIB = 1024 * 1024;
 
@@ -65,7 +66,9 @@ export async function loadQuestPack(
 ): Promise<{ ok: true; value: Quest[] } | PackProblems> {
   let names: string[];
   try {
-    names = only ?? readdirSync(dir).filter((name) => QUEST_EXTENSIONS.has(extname(name)));
+    // pack.yaml is the pack's manifest (pack-manifest.ts), not a quest.
+    names =
+      only ?? readdirSync(dir).filter((name) => QUEST_EXTENSIONS.has(extname(name)) && name !== PACK_FILE);
   } catch (error) {
     return fileProblem(dir, describeFsError(error));
   }

@@ -21,6 +21,9 @@ Usage:
   pi-quests play PACK_DIR [options]
                                 try a pack by hand in the real Pi, in a fresh workspace
   pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
+  pi-quests packs [--cwd DIR] [--json]
+                                list the quest packs Pi would offer in a folder, and why others are not
+  pi-quests init DIR            create a new quest pack, ready to publish as a Pi package
   pi-quests help [COMMAND]
 
 Run "pi-quests COMMAND --help" for a command's options.
@@ -53,7 +56,7 @@ describe("the command table", () => {
     expect(await run(["frobnicate"])).toEqual({
       exitCode: 3,
       stdout: "",
-      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox, play and receipts\n\n${OVERVIEW}`,
+      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox, play, receipts, packs and init\n\n${OVERVIEW}`,
     });
   });
 

@@ -287,3 +287,16 @@ describe("a review running", () => {
     expect(hudStatus(state)).toBe("quest 2/3 · reviewing with p/m…");
   });
 });
+
+describe("the active pack", () => {
+  it("names a package's or a project's pack before the quest, and the built-in pack's HUD is as before", () => {
+    expect(hudLines(active([], { pack: "Acme onboarding" }))[0]).toEqual({
+      tone: "title",
+      text: "Acme onboarding · Quest 2/3: Make your first file",
+    });
+    expect(hudLines({ kind: "idle", done: 1, total: 1, pack: "Acme onboarding" })).toEqual([
+      { tone: "pass", text: "Acme onboarding · Quests 1/1 done. Well played!" },
+    ]);
+    expect(hudLines(active([]))[0]?.text).toBe("Quest 2/3: Make your first file");
+  });
+});

@@ -86,7 +86,7 @@ describe("help", () => {
     expect(new Set(columns).size).toBe(1);
   });
 
-  it("knows the eight subcommands", () => {
+  it("knows the ten subcommands", () => {
     expect(Object.keys(SUBCOMMANDS)).toEqual([
       "list",
       "start",
@@ -96,6 +96,8 @@ describe("help", () => {
       "skip",
       "debrief",
       "reset",
+      "packs",
+      "pack",
     ]);
   });
 });
