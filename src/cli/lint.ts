@@ -8,8 +8,8 @@ import { defaultPackId, readPackManifest } from "../verifier/pack-manifest.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
-import { packageScriptWarnings } from "./lint-package-scripts.ts";
 import { lintPackageManifest } from "./lint-manifest.ts";
+import { packageScriptWarnings } from "./lint-package-scripts.ts";
 import { protectionWarnings } from "./lint-protection.ts";
 import { LINT_USAGE } from "./usage.ts";
 

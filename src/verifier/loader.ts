@@ -14,10 +14,10 @@ import { ONE_PARSE } from "../core/one-parse.ts";
 import { readYamlSource, type YamlProblem, type YamlSource } from "../core/yaml-source.ts";
 import type { YamlValueCache } from "../core/yaml-value-cache.ts";
 import { withQuestDefaults } from "./checks/registry.ts";
+import { PACK_FILE } from "./pack-manifest.ts";
 import { defaultCheckId, QUEST_ID_PATTERN, type Quest, QuestFileSchema } from "./quest.ts";
 import { partsBesideIssues, questFileProblems } from "./quest-file-problems.ts";
 import { zodDiagnostics } from "./schema-diagnostics.ts";
-import { PACK_FILE } from "./pack-manifest.ts";
 
 const MIB = 1024 * 1024;
 

@@ -4,7 +4,6 @@
  * starter pack (fixtures/packs/starter), and what a model that only claims the work gets.
  */
 import { readdirSync } from "node:fs";
-import { execaSync } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { STARTER_PACK } from "../support/cli.ts";
 import { closeAllPis, type PiRpcOptions, startPiRpc } from "../support/pi-rpc.ts";
@@ -13,9 +12,6 @@ import { makeWorkspace } from "../support/workspace.ts";
 const HELP_LINE = "  /quest hint · /quest status · /quest list";
 const pi = (options: PiRpcOptions) => startPiRpc({ pack: STARTER_PACK, ...options });
 afterEach(closeAllPis);
-
-const head = (workspace: string) =>
-  execaSync("git", ["rev-parse", "HEAD"], { cwd: workspace }).stdout.trim().slice(0, 12);
 
 const WRITE_HELLO = {
   tools: [{ name: "write", arguments: { path: "hello.txt", content: "hello world\n" } }],
