@@ -48,6 +48,12 @@ export type PlayReplies = { version: 1; runs: Reply[][]; reviews?: Reply[][] };
 /** The variable that names the replies file. */
 export const PLAY_REPLIES_ENV = "PI_QUESTS_PLAY_REPLIES";
 
+/**
+ * The variable that names the play file a `pi-quests play --solution` Pi follows: `/quest
+ * solution` in that Pi shows its steps, which Pi's screen wipes from the terminal.
+ */
+export const PLAY_SOLUTION_ENV = "PI_QUESTS_PLAY_SOLUTION";
+
 /** The provider and its models, as `pi --provider PLAY_PROVIDER --model PLAY_MODEL` names them. */
 export const PLAY_PROVIDER = "pi-quests-play";
 /** No reasoning: what a play starts with. */
