@@ -54,6 +54,13 @@ export const PLAY_REPLIES_ENV = "PI_QUESTS_PLAY_REPLIES";
  */
 export const PLAY_SOLUTION_ENV = "PI_QUESTS_PLAY_SOLUTION";
 
+/**
+ * Set by `pi-quests play` when the play's folders are removed after Pi exits: on quitting, the
+ * play controls remove the session file first, so Pi does not print "To resume this session"
+ * for a session that is about to be deleted (Pi prints it only for a file that exists).
+ */
+export const PLAY_DISPOSABLE_ENV = "PI_QUESTS_PLAY_DISPOSABLE";
+
 /** The provider and its models, as `pi --provider PLAY_PROVIDER --model PLAY_MODEL` names them. */
 export const PLAY_PROVIDER = "pi-quests-play";
 /** No reasoning: what a play starts with. */
