@@ -24,7 +24,9 @@ import { questHelp, readQuestCommand } from "./quest-command.ts";
 import { createQuestEvaluation, type EvaluatorHooks } from "./quest-evaluation.ts";
 import { questHudState } from "./quest-hud-state.ts";
 import { type QuestSummary, questSummaries } from "./quest-list.ts";
+import { recheckCompleted } from "./quest-recheck.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
+import { referencePlayOf, solutionMessage } from "./quest-solution.ts";
 import { learnerStatusText } from "./quest-status.ts";
 import type { PackCommands, QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
@@ -66,6 +68,8 @@ export type QuestControllerDeps = {
   packName?: string;
   /** `/quest packs` and `/quest pack ID` (quest-packs.ts). */
   packs?: PackCommands;
+  /** The play file a `pi-quests play --solution` Pi follows (`PI_QUESTS_PLAY_SOLUTION`): `/quest solution` shows it. */
+  playedSolution?: string;
 };
 
 export type QuestController = {
@@ -158,6 +162,15 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     formatResult: (result, title) =>
       formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),
     learnerStatus: learnerStatusText,
+    solution: (quest) => solutionMessage(quest, referencePlayOf(quest)),
+    playedSolution: () => playedSolution(deps, session),
+    recheckCompleted: () =>
+      recheckCompleted({
+        session,
+        events: () => events.events(),
+        createEvaluator: deps.createEvaluator,
+        sessionId: deps.sessionId,
+      }),
     render,
   };
   return {
@@ -176,6 +189,15 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       await session.save();
     },
   };
+}
+
+/** The steps of the play this Pi follows, when it is a `pi-quests play --solution` Pi. */
+function playedSolution(deps: QuestControllerDeps, session: QuestSessionState) {
+  const file = deps.playedSolution;
+  if (file === undefined) return undefined;
+  const quest = session.active?.quest ?? session.pack[0];
+  const about = { id: quest?.id ?? "", title: quest?.title ?? "" };
+  return solutionMessage(about, file, `The play this Pi follows (${file}), step by step`);
 }
 
 /** The saved progress; an altered or unreadable file is reported, kept aside, and progress starts over. */

@@ -42,10 +42,12 @@ export type QuestSessionState = {
   save(): Promise<void>;
   byId(id: string): Quest | undefined;
   isDone(id: string): boolean;
-  /** Skipped and not started again since: not done, so what requires it stays locked. */
+  /** Skipped and not started again since: not done, but it no longer locks what requires it. */
   isSkipped(id: string): boolean;
-  /** The quests `quest` requires that are not done (a skipped one is not done). */
+  /** The quests `quest` requires that are neither done nor skipped (a skipped one unlocks what needs it). */
   missingRequirements(quest: Quest): string[];
+  /** The quests `quest` requires that were skipped: their work may be missing (quest-activation.ts says so). */
+  skippedRequirements(quest: Quest): string[];
   /** Done, else active, else skipped, else locked (a requirement not done), else available. */
   standingOf(quest: Quest): Standing;
   /** The first quest in pack order that is neither done nor skipped and whose requirements are done. */
@@ -97,7 +99,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
 
   const isDone = (id: string) => progress.completed[id] !== undefined;
   const isSkipped = (id: string) => progress.skipped?.[id] !== undefined;
-  const missingRequirements = (quest: Quest) => quest.requires.filter((id) => !isDone(id));
+  const missingRequirements = (quest: Quest) => quest.requires.filter((id) => !isDone(id) && !isSkipped(id));
 
   return {
     pack,
@@ -115,6 +117,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
     isDone,
     isSkipped,
     missingRequirements,
+    skippedRequirements: (quest) => quest.requires.filter((id) => !isDone(id) && isSkipped(id)),
     standingOf: (quest) =>
       standingOf(quest, { isDone, isSkipped, missingRequirements, active: active?.quest.id }),
     nextAvailable: () =>

@@ -12,6 +12,7 @@ import { type QuestSummary, questListText, standingText } from "./quest-list.ts"
 import { debriefOf, goalOf, message, type QuestMessage } from "./quest-message.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
+import { skippedWorkNote } from "./quest-way-forward.ts";
 
 export type { QuestSummary } from "./quest-list.ts";
 export type Completion = { value: string; label: string; description?: string };
@@ -56,6 +57,12 @@ export type QuestCommandContext = {
   formatResult(result: QuestResult, title: string): string;
   /** `/quest status` for the learner: each check and its reason in words (quest-status.ts). */
   learnerStatus(quest: Quest, result: QuestResult | undefined, acted: boolean): string;
+  /** `/quest solution`: the reference play's steps in words (quest-solution.ts). */
+  solution(quest: Quest): Promise<QuestMessage>;
+  /** The play a `pi-quests play --solution` Pi follows, in words; undefined outside such a Pi. */
+  playedSolution(): Promise<QuestMessage> | undefined;
+  /** `/quest check all`: every completed quest checked again, progress unchanged (quest-recheck.ts). */
+  recheckCompleted(): Promise<string>;
   render(): void;
 };
 
@@ -151,7 +158,14 @@ const start = subcommand({
     }
     const started = await activate(quest, false);
     if (!started.ok) return ui.say(started.message);
-    ui.say(message({ title: `Quest started: ${quest.title}` }, "", goalOf(quest)));
+    ui.say(
+      message(
+        { title: `Quest started: ${quest.title}` },
+        "",
+        goalOf(quest),
+        ...skippedWorkNote(session, quest),
+      ),
+    );
     return evaluation.idle();
   },
 });
@@ -172,14 +186,20 @@ async function askConfirmations(
   }
 }
 
+/** The word after `/quest check` that re-checks every completed quest. */
+const ALL = "all";
+
 const check = subcommand({
   name: "check",
-  help: "check the active quest now",
-  parse: noArguments,
-  async run(context) {
+  help: `check the active quest now (${ALL}: re-check every completed quest)`,
+  complete: (typed) =>
+    ALL.startsWith(typed) ? [{ value: ALL, label: ALL, description: "re-check every completed quest" }] : [],
+  parse: ([word]) => ({ all: word === ALL ? "yes" : undefined }),
+  async run(context, { all }) {
     const { session, ui, evaluation } = context;
     // An evaluation in flight may be completing the quest and starting the next: it settles first.
     await evaluation.idle();
+    if (all !== undefined) return ui.say(await context.recheckCompleted());
     if (!session.active) return ui.say(noActiveQuest(session));
     const { quest } = session.active;
     await askConfirmations(context, quest);
@@ -265,7 +285,7 @@ const reset = subcommand({
 
 const skip = subcommand({
   name: "skip",
-  help: "skip the active quest (or ID); it is not done, and the next one starts",
+  help: "skip the active quest (or ID); not done, but what builds on it opens, and the next one starts",
   complete: (typed, quests) =>
     [
       ...quests.filter((quest) => quest.standing === "active"),
@@ -355,6 +375,32 @@ const pack = subcommand({
   },
 });
 
+const solution = subcommand({
+  name: "solution",
+  help: "how the reference solution did a quest: /quest solution [ID], once it is done or skipped",
+  complete: (typed, quests) =>
+    quests
+      .filter((quest) => quest.standing === "done" || quest.standing === "skipped")
+      .filter(startsWith(typed))
+      .map(completion),
+  parse: ([questId]) => ({ questId }),
+  async run({ session, ui, solution: solutionOf, playedSolution }, { questId }) {
+    const played = questId === undefined ? playedSolution() : undefined;
+    if (played) return ui.say(await played);
+    const quest =
+      questId === undefined ? (session.active?.quest ?? lastDone(session)) : session.byId(questId);
+    if (questId !== undefined && !quest)
+      return ui.say(`No quest "${questId}". The quests are: ${questIds(session)}`);
+    if (!quest) return ui.say("No quest is done yet: a quest's solution opens once you complete or skip it.");
+    if (!session.isDone(quest.id) && !session.isSkipped(quest.id)) {
+      return ui.say(
+        `The solution of "${quest.title}" opens once you complete it (or skip it: /quest skip). Until then: /quest hint.`,
+      );
+    }
+    return ui.say(await solutionOf(quest));
+  },
+});
+
 /** In the order `/quest help` and Tab list them. */
 export const QUEST_SUBCOMMANDS = [
   list,
@@ -364,6 +410,7 @@ export const QUEST_SUBCOMMANDS = [
   status,
   skip,
   debrief,
+  solution,
   reset,
   packs,
   pack,

@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { packageRoot } from "../core/package-root.ts";
+import { PLAY_SOLUTION_ENV } from "../core/play-replies.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import type { Sealer } from "../core/seal.ts";
 import { readEventLog } from "../events/log-reader.ts";
@@ -161,6 +162,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
     start: questStartOf(env.PI_QUESTS_START),
+    ...(env[PLAY_SOLUTION_ENV] ? { playedSolution: env[PLAY_SOLUTION_ENV] } : {}),
     workspace,
     ...(options.protectionText ? { protectionText: options.protectionText } : {}),
     ...(agentCode ? { agentCode } : {}),

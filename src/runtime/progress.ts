@@ -76,7 +76,7 @@ const ProgressSchema = z.strictObject({
   active: ActiveQuestSchema.optional(),
   completed: z.record(z.string(), z.strictObject({ at: z.string(), definitionHash: z.string() })).default({}),
   /**
-   * Quests the learner skipped (`/quest skip`): not done, so what requires them stays locked.
+   * Quests the learner skipped (`/quest skip`): not done, but what requires them opens.
    * Absent in files written before skipping existed, and until a quest is skipped.
    */
   skipped: z.record(z.string(), z.strictObject({ at: z.string() })).optional(),

@@ -126,6 +126,8 @@ describe("the starter pack, played in the real pi over RPC", () => {
         "Pi ran git with its `bash` tool, and you read the command before it ran. Reviewing what an",
         "agent runs, as you would a colleague's change, is the habit that keeps you in charge.",
         "",
+        // The chapter's last quest: the chapter is announced (issue 27, item 4).
+        "Chapter 1 complete: First steps ✓ (3 of 3 quests done).",
         "Every quest is done. Well played!",
       ].join("\n"),
     );

@@ -161,14 +161,17 @@ describe("skipped quests", () => {
   const GAMMA = quest("gamma");
   const done = { at: "2030-01-01T00:00:00.000Z", definitionHash: "d".repeat(64) };
 
-  it("a skipped quest is not done: what requires it stays locked, and the next available passes it by", () => {
+  it("a skipped quest is not done, but counts as done for requires: what needs it opens, naming it as skipped", () => {
     const { state } = session(emptyProgress(), [ALPHA, BETA, GAMMA]);
+    expect(state.missingRequirements(BETA)).toEqual(["alpha"]);
     state.markSkipped(ALPHA);
     expect(state.isSkipped("alpha")).toBe(true);
     expect(state.isDone("alpha")).toBe(false);
     expect(state.progress.skipped).toEqual({ alpha: { at: NOW.toISOString() } });
-    expect(state.missingRequirements(BETA)).toEqual(["alpha"]);
-    expect(state.nextAvailable()).toBe(GAMMA);
+    expect(state.missingRequirements(BETA)).toEqual([]);
+    expect(state.skippedRequirements(BETA)).toEqual(["alpha"]);
+    expect(state.standingOf(BETA)).toBe("available");
+    expect(state.nextAvailable()).toBe(BETA);
   });
 
   it("each quest has one standing: done, active, skipped, locked or available", () => {

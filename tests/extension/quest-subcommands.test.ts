@@ -17,9 +17,9 @@ describe("the /quest subcommand table", () => {
     expect(QUEST_SUBCOMMANDS.map((entry) => entry.name)).not.toContain("help");
   });
 
-  it("start, skip and debrief take an argument to complete: the quest id", () => {
+  it("start, skip, debrief and solution complete a quest id; check completes `all`", () => {
     const completing = QUEST_SUBCOMMANDS.filter((entry) => entry.complete).map((entry) => entry.name);
-    expect(completing).toEqual(["start", "skip", "debrief", "pack"]);
+    expect(completing).toEqual(["start", "check", "skip", "debrief", "solution", "pack"]);
     const start = QUEST_SUBCOMMANDS.find((entry) => entry.name === "start");
     expect(
       start?.complete?.(

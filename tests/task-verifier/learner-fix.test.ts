@@ -149,7 +149,9 @@ describe("with editable: [calc.sh], the helper the test sources stays the pack's
     // The learner reads what failed; that the helper was not used is the author's detail
     // (`/quest status --details`), as for any change outside what the quest lets change.
     expect(hudCheck({ id: "c" }, tests).reason).toBe("FAIL: got -1, want 5");
-    expect(evidence.unusedChanges).toEqual(["lib/assert.sh is outside what this quest lets you change: not used"]);
+    expect(evidence.unusedChanges).toEqual([
+      "lib/assert.sh is outside what this quest lets you change: not used",
+    ]);
     expectCleanAfter(workspace, before, dataDir);
   });
 
