@@ -12,29 +12,24 @@ export function playStepsInWords(steps: readonly PlayStep[]): string[] {
   return steps.map(stepInWords);
 }
 
+/** Each kind of step in words: a mapped type, so a new kind of step cannot be left out. */
+const STEP_WORDS: { [K in PlayStep["kind"]]: (step: Extract<PlayStep, { kind: K }>) => string } = {
+  prompt: (step) => {
+    const still = step.wait === "started" ? " (and go on while Pi still works)" : "";
+    return withReplies(`Type: ${step.prompt}${still}`, step.model);
+  },
+  steer: (step) => withReplies(`While Pi works, type and press Enter to steer it: ${step.steer}`, step.model),
+  follow_up: (step) =>
+    withReplies(`While Pi works, type and press Alt+Enter to queue: ${step.follow_up}`, step.model),
+  abort: () => "Press Escape to stop Pi's run.",
+  bash: (step) => `Run it yourself: ${step.quiet ? "!!" : "!"}${step.bash}`,
+  command: (step) => `Type: ${step.command}`,
+  confirm: (step) => `Answer ${step.answer ? "Yes" : "No"} in the dialog.`,
+  shell: (step) => `Outside Pi, in a terminal in this folder: ${step.shell}`,
+};
+
 function stepInWords(step: PlayStep): string {
-  switch (step.kind) {
-    case "prompt": {
-      const still = step.wait === "started" ? " (and go on while Pi still works)" : "";
-      return withReplies(`Type: ${step.prompt}${still}`, step.model);
-    }
-    case "steer":
-      return withReplies(`While Pi works, type and press Enter to steer it: ${step.steer}`, step.model);
-    case "follow_up":
-      return withReplies(`While Pi works, type and press Alt+Enter to queue: ${step.follow_up}`, step.model);
-    case "abort":
-      return "Press Escape to stop Pi's run.";
-    case "bash":
-      return `Run it yourself: ${step.quiet ? "!!" : "!"}${step.bash}`;
-    case "command":
-      return `Type: ${step.command}`;
-    case "confirm":
-      return `Answer ${step.answer ? "Yes" : "No"} in the dialog.`;
-    case "shell":
-      return `Outside Pi, in a terminal in this folder: ${step.shell}`;
-    default:
-      return unreachable(step);
-  }
+  return (STEP_WORDS[step.kind] as (step: PlayStep) => string)(step);
 }
 
 /** The step, then each tool call of the model's replies in words (its closing text left out). */
@@ -68,8 +63,4 @@ export function toolCallInWords({
     default:
       return `calls its ${tool} tool`;
   }
-}
-
-function unreachable(value: never): never {
-  throw new Error(`unexpected play step ${JSON.stringify(value)}`);
 }
