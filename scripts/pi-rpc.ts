@@ -42,6 +42,8 @@ const WAIT_MS = 45_000;
 
 export type PiRpcOptions = {
   workspace: string;
+  /** Which Pi: its cli.js (default PI, the checkout's dev dependency; tests use the previous minor's too). */
+  pi?: string;
   /** The agent dir (PI_CODING_AGENT_DIR); a fresh temporary one by default. Reuse it to restart. */
   agentDir?: string;
   script?: ScriptedTurn[];
@@ -144,7 +146,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
   const scriptFile = join(agentDir, `script-${Date.now()}-${Math.random().toString(16).slice(2)}.json`);
   writeFileSync(scriptFile, JSON.stringify(options.script ?? []));
   const client: PiRpcClient = startPiRpcClient({
-    cli: PI,
+    cli: options.pi ?? PI,
     cwd: options.workspace,
     args: scriptedPiArgs({
       extension: options.withExtension !== false,

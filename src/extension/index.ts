@@ -25,18 +25,18 @@ import { createPiEventTranslator, type PiEventTranslator } from "../events/trans
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
 import { createOriginReader } from "./act-origin.ts";
-import { type AgentBash, protectionText, type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
+import { type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
-import type { QuestController } from "./controller.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
 import { claimProcess } from "./load-guard.ts";
+import { createPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
 import { questCompletions } from "./quest-command.ts";
+import { createQuestHost, type QuestHost, type TuiLoader } from "./quest-host.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
-import { reviewModelsOf } from "./review-models.ts";
 
 /** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
 const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
@@ -52,12 +52,18 @@ export default async function piQuests(pi: ExtensionAPI): Promise<void> {
   const claim = claimProcess(import.meta.url);
   if (!claim.ok) return noticeAtStart(pi, claim.message, "warning");
   const host = await loadRunningPi();
+  // A Pi older than the supported range: one sentence naming the supported versions, no quest.
+  if (!host.ok && "tooOld" in host) return noticeAtStart(pi, host.message, "warning");
   if (!host.ok) return noticeAtStart(pi, `pi-quests could not start: ${host.message}`, "error");
   registerQuests(pi, host.value);
 }
 
+/** Why pi-quests does not run in this Pi, said at the first session start of the process. */
 function noticeAtStart(pi: ExtensionAPI, message: string, level: "warning" | "error"): void {
+  const told = processMemory().told;
   pi.on("session_start", (_event, ctx) => {
+    if (told.has(message)) return;
+    told.add(message);
     if (ctx.hasUI) ctx.ui.notify(message, level);
     else process.stderr.write(`${message}\n`);
   });
@@ -76,6 +82,8 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   const notify = (ctx: ExtensionContext, text: string) => uiOf(ctx).notify(text, "warning");
   const bash = wireAgentBash(pi, host.modules, { ownCommand: QUEST_COMMAND, notify });
   const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
+  // What this Pi is told once: untested, or something of it that could not be read (pi-notices.ts).
+  const piNotices = createPiNotices(host.version, processMemory().told);
   const translator = createPiEventTranslator();
   const looks = changedPathsLooks(quests);
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
@@ -94,17 +102,20 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     // Before Pi draws the session's messages (it waits for this handler), which need pi-tui.
     if (ctx.mode === "tui") await tui.load();
     const sessionId = ctx.sessionManager.getSessionId();
-    const entries = ctx.sessionManager.getEntries();
-    const parentSession = ctx.sessionManager.getHeader()?.parentSession;
-    const started = translator.sessionStart({
-      sessionId,
-      cwd: ctx.cwd,
-      reason: event.reason,
-      ...(parentSession ? { parentSession } : {}),
-      entries,
-      model: ctx.model,
+    // A second delivery for the open session (Pi 1.5's RPC fork and new session) changes nothing.
+    if (quests.isOpen(sessionId)) return;
+    piNotices.sessionStarted((text) => notify(ctx, text));
+    quests.start(ctx, sessionId, () => {
+      const parentSession = ctx.sessionManager.getHeader()?.parentSession;
+      return translator.sessionStart({
+        sessionId,
+        cwd: ctx.cwd,
+        reason: event.reason,
+        ...(parentSession ? { parentSession } : {}),
+        entries: ctx.sessionManager.getEntries(),
+        model: ctx.model,
+      });
     });
-    quests.start(ctx, sessionId, started);
   });
   pi.on("session_shutdown", () => Promise.all([looks.clear(), quests.shutdown()]).then(() => undefined));
   pi.on("input", (event) => {
@@ -202,7 +213,7 @@ function registerQuestCommand(
 }
 
 type QuestCommandParts = {
-  quests: ReturnType<typeof createQuestHost>;
+  quests: QuestHost;
   bash: WiredAgentBash;
   uiOf(ctx: ExtensionContext): QuestUi;
   recordLabels(ctx: ExtensionContext): void;
@@ -236,7 +247,7 @@ function recordToolExecutions(
 }
 
 /** Looks around each call, only while the active quest reads changedPaths (never in print mode). */
-function changedPathsLooks(quests: ReturnType<typeof createQuestHost>): CallLooks {
+function changedPathsLooks(quests: QuestHost): CallLooks {
   return createCallLooks(() => {
     const controller = quests.controller();
     if (controller) return controller.readsChangedPaths();
@@ -246,13 +257,8 @@ function changedPathsLooks(quests: ReturnType<typeof createQuestHost>): CallLook
   });
 }
 
-/** Where recorded events go: the quest controller (with a UI), or the plain recorder (without). */
-type EventSink = { record(event: PiEvent): void; dispose(): Promise<void> };
-/** Where events go when pi-quests could not start: nowhere, rather than piling up in memory. */
-const DISCARD: EventSink = { record: () => {}, dispose: async () => {} };
-
 /** pi-tui, loaded once when a TUI session first starts (print and RPC modes never draw with it). */
-function tuiOf(host: PiHost) {
+function tuiOf(host: PiHost): TuiLoader {
   let tui: PiTui | undefined;
   let loading: Promise<Loaded<PiTui>> | undefined;
   return {
@@ -263,118 +269,6 @@ function tuiOf(host: PiHost) {
         return loaded;
       });
       return loading;
-    },
-  };
-}
-
-/** What the quest session gets of Pi: where it runs from, its SDK, pi-tui; and the agent's bash. */
-type FromPi = { host: PiHost; sdk: PiSdkSource; tui: ReturnType<typeof tuiOf>; bash: AgentBash };
-
-/**
- * pi-quests within one Pi session: opened at `session_start` without Pi waiting for it (events
- * meanwhile wait in `early`), closed at `session_shutdown`.
- */
-function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi: FromPi) {
-  let controller: QuestController | undefined;
-  let sink: EventSink | undefined;
-  let opening: Promise<void> | undefined;
-  let sessionId: string | undefined;
-  // Events that arrive while the session is still opening, recorded once it is.
-  const early: PiEvent[] = [];
-  const record = (event: PiEvent) => (sink ? sink.record(event) : early.push(event));
-
-  const openRecorder = async (ctx: ExtensionContext): Promise<EventSink> => {
-    const ui = uiOf(ctx);
-    const { openEventRecorder } = await import("./recorder.ts");
-    const log = await openEventRecorder({
-      cwd: ctx.cwd,
-      env: process.env,
-      onWriteError: (error) =>
-        ui.notify(`pi-quests could not record an event: ${(error as Error).message}`, "warning"),
-    });
-    return { record: (event) => log.record(event, sessionId), dispose: () => log.flush() };
-  };
-
-  const openController = async (ctx: ExtensionContext): Promise<QuestController | undefined> => {
-    const ui = uiOf(ctx);
-    if (ctx.mode === "tui") {
-      const tui = await fromPi.tui.load();
-      if (!tui.ok) throw new Error(`pi-tui, which draws the HUD, was not found: ${tui.message}`);
-    }
-    // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
-    const { openQuestSession } = await import("./session.ts");
-    const opened = await openQuestSession({
-      cwd: ctx.cwd,
-      env: process.env,
-      ui,
-      ...(fromPi.host.packageDir ? { piPackage: fromPi.host.packageDir } : {}),
-      ...(fromPi.host.sdkFile ? { piSdkFile: fromPi.host.sdkFile } : {}),
-      pi: fromPi.sdk,
-      sessionId: () => sessionId,
-      backlog: early,
-      reviewModels: reviewModelsOf(ctx),
-      protectionText: () => protectionText(fromPi.bash.known()),
-      // Kept across /reload: what this Pi wrote, and its own records as it last left them.
-      memory: processMemory(),
-      extensionFolders: extensionFoldersOf(ctx, process.env),
-    });
-    if (opened.ok) return opened.controller;
-    // Quietly (an info line, which print mode does not print): a `pi -p` in the agent's bash.
-    if (opened.readOnly) return void ui.notify(opened.message, "info");
-    ui.showHud({ kind: "broken", notice: "the quest pack has errors (see the notification)" });
-    ui.notify(`pi-quests: ${opened.message}`, "error");
-    return undefined;
-  };
-
-  /** Runs `opening`; a failure is told to the learner, and Pi keeps working without quests. */
-  const orNothing = async <T>(ctx: ExtensionContext, opening: () => Promise<T | undefined>) => {
-    try {
-      return await opening();
-    } catch (error) {
-      uiOf(ctx).notify(`pi-quests could not start: ${(error as Error).message}`, "error");
-      return undefined;
-    }
-  };
-
-  /** With a UI the quest controller; without one (print mode) the plain event recorder. */
-  const open = (ctx: ExtensionContext): Promise<EventSink | undefined> =>
-    orNothing(ctx, async () => {
-      if (!ctx.hasUI) return openRecorder(ctx);
-      controller = await openController(ctx);
-      return controller;
-    });
-
-  return {
-    record,
-    controller: () => controller,
-    /** While the session is opening, the promise of its end; undefined once it is open (or closed). */
-    stillOpening: () => (sink === undefined ? opening : undefined),
-    /** False once pi-quests could not start, or its session closed. */
-    running: () => sink !== DISCARD,
-    start(ctx: ExtensionContext, id: string, sessionStart: PiEvent) {
-      sessionId = id;
-      record(sessionStart);
-      // Not awaited: Pi starts without waiting for quests.
-      opening = open(ctx).then((opened) => {
-        sink = opened ?? DISCARD;
-        for (const event of early.splice(0)) sink.record(event);
-      });
-    },
-    async shutdown() {
-      await opening;
-      const closing = sink;
-      sink = DISCARD;
-      controller = undefined;
-      await closing?.dispose();
-    },
-    /** The controller for a `/quest` command; in print mode it is opened now, taking over from the recorder. */
-    async commandController(ctx: ExtensionContext): Promise<QuestController | undefined> {
-      await opening;
-      if (controller || !sink || sink === DISCARD) return controller;
-      await sink.dispose();
-      controller = await orNothing(ctx, () => openController(ctx));
-      sink = controller ?? DISCARD;
-      return controller;
     },
   };
 }

@@ -26,7 +26,8 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Pi from "@earendil-works/pi-coding-agent";
 import type * as Tui from "@earendil-works/pi-tui";
-import { piPackageFolderOf } from "../core/pi-package.ts";
+import { piPackageFolderOf, piPackageVersion } from "../core/pi-package.ts";
+import { piSupportOf, tooOldText, UPDATE_PI } from "../core/pi-versions.ts";
 import { PI_SDK_NAMES, type PiSdk, type PiSdkSource } from "../probes/pi-sdk.ts";
 
 const PI_PACKAGE = "@earendil-works/pi-coding-agent";
@@ -65,6 +66,8 @@ export type PiHost = {
    * none when they were imported by Pi's package name.
    */
   sdkFile?: string;
+  /** Pi's version (its package.json's, else its `VERSION`), when known: where it stands in the supported range. */
+  version: string | undefined;
 };
 
 export type PiHostOptions = {
@@ -90,27 +93,29 @@ export function piIndexBeside(script: string): { index: string; packageDir: stri
   return packageDir && existsSync(index) ? { index, packageDir } : undefined;
 }
 
-/** Pi's modules from the Pi this process runs; a sentence saying why not when there is none. */
-export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded<PiHost>> {
+/**
+ * Pi's modules from the Pi this process runs; a sentence saying why not when there is none. A Pi
+ * older than pi-quests supports is refused before anything of it is imported (`tooOld`: the
+ * sentence names the supported versions); a supported or newer Pi whose modules are not where, or
+ * not what, pi-quests reads is said to be untested.
+ */
+export async function loadRunningPi(options: PiHostOptions = {}): Promise<HostLoaded> {
   const script = "entryScript" in options ? options.entryScript : process.argv[1];
   const importFile = options.importFile ?? defaultImport;
   const beside = script ? piIndexBeside(script) : undefined;
   let besideProblem = `the script this process runs (${script ?? "none"}) is not Pi's`;
   if (beside) {
+    const version = piPackageVersion(beside.packageDir);
+    const refused = refusedAsTooOld(version);
+    if (refused) return refused;
     const loaded = await importNamed<PiModules>(
       () => importFile(pathToFileURL(beside.index).href),
       PI_MODULE_NAMES,
       beside.index,
     );
     if (loaded.ok) {
-      return {
-        ok: true,
-        value: {
-          modules: loaded.value,
-          packageDir: beside.packageDir,
-          sdkFile: beside.index,
-        },
-      };
+      const { packageDir, index: sdkFile } = beside;
+      return { ok: true, value: { modules: loaded.value, packageDir, sdkFile, version } };
     }
     besideProblem = loaded.message;
   }
@@ -119,13 +124,28 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded
     PI_MODULE_NAMES,
     PI_PACKAGE,
   );
-  if (!byName.ok)
-    return { ok: false, message: `Pi's modules were not found: ${besideProblem}, and ${byName.message}` };
+  const refused = refusedAsTooOld(byName.version);
+  if (refused) return refused;
+  if (!byName.ok) {
+    const version = byName.version ?? (beside ? piPackageVersion(beside.packageDir) : undefined);
+    const problem = `${besideProblem}, and ${byName.message}`;
+    const untested = version === undefined ? "" : `this Pi (${version}) is untested: `;
+    return { ok: false, message: `${untested}Pi's modules were not found: ${problem}` };
+  }
   const modules = byName.value;
-  return {
-    ok: true,
-    value: { modules, packageDir: packageDirOf(modules, script, options.env) },
-  };
+  const packageDir = packageDirOf(modules, script, options.env);
+  const version = (packageDir ? piPackageVersion(packageDir) : undefined) ?? byName.version;
+  return { ok: true, value: { modules, packageDir, version } };
+}
+
+/** What loadRunningPi answers: the host, or why not (`tooOld`: a Pi older than the supported range). */
+export type HostLoaded = Loaded<PiHost> | { ok: false; message: string; tooOld: true };
+
+/** The refusal of a Pi older than the supported range (src/core/pi-versions.ts), in one sentence. */
+function refusedAsTooOld(version: string | undefined): HostLoaded | undefined {
+  if (version === undefined || piSupportOf(version).kind !== "too-old") return undefined;
+  const then = `no quest starts here; update Pi (${UPDATE_PI}) and start it again.`;
+  return { ok: false, tooOld: true, message: tooOldText(version, then) };
 }
 
 /**
@@ -190,12 +210,16 @@ function resolveFrom(packageDir: string, name: string): string | undefined {
   }
 }
 
-/** The module `load` gives, when it has every one of `names`; else why not, naming `what`. */
+/**
+ * The module `load` gives, when it has every one of `names`; else why not, naming `what`. The
+ * version it says it is (Pi's `VERSION`), whether or not it has the names: an older Pi's is
+ * how it is refused.
+ */
 async function importNamed<T>(
   load: () => Promise<unknown>,
   names: readonly string[],
   what: string,
-): Promise<Loaded<T>> {
+): Promise<Loaded<T> & { version?: string }> {
   let module: unknown;
   try {
     module = await load();
@@ -203,11 +227,10 @@ async function importNamed<T>(
     return { ok: false, message: `${what} could not be imported (${firstLine(error)})` };
   }
   const exports = (typeof module === "object" && module !== null ? module : {}) as Record<string, unknown>;
+  const version = typeof exports.VERSION === "string" ? { version: exports.VERSION } : {};
   const missing = names.filter((name) => exports[name] === undefined);
-  if (missing.length > 0) {
-    return { ok: false, message: `${what} has no ${missing.join(", ")} (pi-quests needs Pi 1.6 or later)` };
-  }
-  return { ok: true, value: exports as T };
+  if (missing.length > 0) return { ok: false, message: `${what} has no ${missing.join(", ")}`, ...version };
+  return { ok: true, value: exports as T, ...version };
 }
 
 const defaultImport = (url: string): Promise<unknown> => import(url);

@@ -3,7 +3,7 @@
  * in a folder whose package.json is Pi's; else Pi imported by its name; else a sentence. pi-tui
  * from Pi's own package folder. The CLI's SDK, imported when first asked for.
  */
-import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,9 +40,9 @@ function recording(module: unknown = fakePi()) {
 }
 
 /** A folder laid out like Pi's package (`dist/bundle/cli.js` beside `index.js`), named `name`. */
-function packageLike(name: string, main = "dist/index.js"): string {
+function packageLike(name: string, main = "dist/index.js", version = "1.6.0"): string {
   const dir = makeWorkspace({
-    "package.json": JSON.stringify({ name, main }),
+    "package.json": JSON.stringify({ name, main, version }),
     "dist/index.js": "export {};\n",
     "dist/bundle/cli.js": "export {};\n",
     "dist/bundle/index.js": "export {};\n",
@@ -116,7 +116,7 @@ describe("Pi's modules from the script Pi runs", () => {
     expect(overridden).toMatchObject({ ok: true, value: { packageDir: undefined } });
   });
 
-  it("say why not, both ways, when there are none; and what a Pi too old lacks", async () => {
+  it("say why not, both ways, when there are none; and what a Pi whose modules changed lacks, untested", async () => {
     const none = await loadRunningPi({
       entryScript: "/usr/bin/something",
       importByName: async () => {
@@ -128,16 +128,42 @@ describe("Pi's modules from the script Pi runs", () => {
       message:
         "Pi's modules were not found: the script this process runs (/usr/bin/something) is not Pi's, and @earendil-works/pi-coding-agent could not be imported (Cannot find package '@earendil-works/pi-coding-agent' imported from /x)",
     });
-    const { createAgentSession: _gone, ...old } = fakePi();
-    const tooOld = await loadRunningPi({
+    const { createAgentSession: _gone, ...changed } = fakePi();
+    const untested = await loadRunningPi({
       entryScript: BUNDLED_CLI,
-      importFile: async () => old,
-      importByName: async () => old,
+      importFile: async () => changed,
+      importByName: async () => changed,
     });
-    expect(tooOld).toEqual({
+    const version = JSON.parse(readFileSync(join(PCA, "package.json"), "utf8")).version;
+    expect(untested).toEqual({
       ok: false,
-      message: `Pi's modules were not found: ${join(PCA, "dist/bundle/index.js")} has no createAgentSession (pi-quests needs Pi 1.6 or later), and @earendil-works/pi-coding-agent has no createAgentSession (pi-quests needs Pi 1.6 or later)`,
+      message: `this Pi (${version}) is untested: Pi's modules were not found: ${join(PCA, "dist/bundle/index.js")} has no createAgentSession, and @earendil-works/pi-coding-agent has no createAgentSession`,
     });
+  });
+
+  it("know the running Pi's version, from its package.json", async () => {
+    const found = await loadRunningPi({ entryScript: BUNDLED_CLI, importByName: async () => ({}) });
+    const version = JSON.parse(readFileSync(join(PCA, "package.json"), "utf8")).version;
+    expect(found.ok && found.value.version).toBe(version);
+  });
+
+  it("are not imported from a Pi older than the supported range: one sentence naming the supported versions", async () => {
+    const old = packageLike("@earendil-works/pi-coding-agent", "dist/index.js", "1.4.0");
+    for (const options of [
+      { entryScript: join(old, "dist/bundle/cli.js") },
+      // Imported by its name (Pi's loader), the version it exports decides.
+      { entryScript: undefined, importByName: async () => ({ ...fakePi(), VERSION: "1.4.0" }) },
+    ]) {
+      const importer = recording();
+      const found = await loadRunningPi({ importFile: importer.load, ...options });
+      expect(found).toEqual({
+        ok: false,
+        tooOld: true,
+        message:
+          "pi-quests supports Pi 1.5 and 1.6 (1.5.0 or later), not Pi 1.4.0: no quest starts here; update Pi (npm install -g @earendil-works/pi-coding-agent) and start it again.",
+      });
+      expect(importer.asked).toEqual([]);
+    }
   });
 });
 
