@@ -15,6 +15,8 @@ export type { RpcLine, UiRequest };
 
 const REPO = resolve(import.meta.dirname, "..");
 export const PI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+/** The previous minor's Pi (the dev dependency `pi-previous`, src/core/pi-versions.ts). */
+export const PI_PREVIOUS = join(REPO, "node_modules/pi-previous/dist/bundle/cli.js");
 export const SCRIPTED_MODEL = join(REPO, "fixtures/pi/scripted-model.ts");
 export const EXTENSION = join(REPO, "src/extension/index.ts");
 /** A test-only extension for what RPC cannot do natively (nested tool calls, /tree, labels, a blocker). */
