@@ -190,6 +190,18 @@ describe("pi-quests test, honest ways and the advised order (fixtures/packs/advi
     expect(run.exitCode).toBe(0);
   }, 130_000);
 
+  it("--quest, repeated, plays those quests' plays (each after its requires), and reports only them", async () => {
+    const run = await runCli(["test", PACK, "--quest", "leave", "--quest", "after", "--reporter", "json"], {
+      timeoutMs: 120_000,
+    });
+    expect(rows(run.stdout)).toEqual([
+      ["leave/pass", "complete", "complete", true],
+      ["after/pass-other-words", "complete", "complete", true],
+      ["after/pass-two-messages", "complete", "complete", true],
+    ]);
+    expect(run.exitCode).toBe(0);
+  }, 130_000);
+
   it("--advised-order plays each quest after every quest before it, in one workspace: a leftover blocks, and what comes after is not played", async () => {
     const run = await runCli(["test", PACK, "--advised-order", "--reporter", "json"], { timeoutMs: 120_000 });
     expect(rows(run.stdout)).toEqual([

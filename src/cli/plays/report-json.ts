@@ -2,7 +2,8 @@
  * `--reporter json`: the contract's one object, `{plays: [{quest, play, expected, outcome, ok,
  * result}], unproven, passed, failed}`, with the compatible extras `reason`, `durationMs` and
  * `containment` on a play. A play that has no result (the quest was never evaluated) says
- * `"result": null`, so every play has the same keys.
+ * `"result": null`, so every play has the same keys. Beside the contract's keys, `piVersion`: the
+ * Pi the plays ran in (the same line the text reporter ends with).
  */
 import type { QuestResult } from "../../verifier/results.ts";
 import { type PlayReport, playCounts, playReason, type TestReport } from "./report.ts";
@@ -19,7 +20,13 @@ export type JsonPlay = {
   result: QuestResult | null;
 };
 
-export type JsonReport = { plays: JsonPlay[]; unproven: string[]; passed: number; failed: number };
+export type JsonReport = {
+  plays: JsonPlay[];
+  unproven: string[];
+  passed: number;
+  failed: number;
+  piVersion?: string;
+};
 
 /** The object `--reporter json` prints. */
 export function jsonReport(report: TestReport): JsonReport {
@@ -27,6 +34,7 @@ export function jsonReport(report: TestReport): JsonReport {
     plays: report.plays.map(jsonPlay),
     unproven: [...report.unproven],
     ...playCounts(report),
+    ...(report.piVersion !== undefined ? { piVersion: report.piVersion } : {}),
   };
 }
 
