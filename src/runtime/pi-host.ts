@@ -16,14 +16,21 @@
  *   which works under Pi's loader (jiti maps the name to Pi's own) and in a checkout.
  * - **pi-tui** (Markdown, Text, truncateToWidth; Pi's index does not export them): resolved from
  *   Pi's package folder as Node resolves Pi's own dependencies, else by its name.
+ * - **pi-ai** (the scripted model's faux provider): the view of it Pi's extension loader gives
+ *   extensions as `@earendil-works/pi-ai/compat`, beside Pi's entry script: the bundle's
+ *   `chunks/virtual-modules-*.js` (its `VIRTUAL_MODULES`), or the unbundled build's
+ *   `core/extensions/pi-ai-extension-view.js`; else by its name. Never another copy that Node
+ *   would resolve from pi-quests' own files (pi-ai installed beside pi-quests in a project): a
+ *   provider registered there is one the running Pi never sees.
  *
  * The CLI, outside Pi, finds Pi with src/cli/plays/pi-binary.ts and hands its `cli.js` to
  * `piSdkBeside`: the same rule, the same index.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type * as PiAiCompat from "@earendil-works/pi-ai/compat";
 import type * as Pi from "@earendil-works/pi-coding-agent";
 import type * as Tui from "@earendil-works/pi-tui";
 import { piPackageFolderOf, piPackageVersion } from "../core/pi-package.ts";
@@ -54,6 +61,26 @@ const PI_MODULE_NAMES = [
 /** What the extension uses of pi-tui: the HUD's truncation and a kept message's components. */
 export type PiTui = Pick<typeof Tui, "Markdown" | "Text" | "truncateToWidth">;
 const PI_TUI_NAMES = ["Markdown", "Text", "truncateToWidth"] as const;
+
+/** What the scripted model uses of pi-ai: the faux provider, its messages, and what a request offers. */
+export type PiAi = Pick<
+  typeof PiAiCompat,
+  | "registerFauxProvider"
+  | "fauxAssistantMessage"
+  | "fauxText"
+  | "fauxToolCall"
+  | "getCurrentSystemPrompt"
+  | "getCurrentTools"
+>;
+const PI_AI_NAMES = [
+  "registerFauxProvider",
+  "fauxAssistantMessage",
+  "fauxText",
+  "fauxToolCall",
+  "getCurrentSystemPrompt",
+  "getCurrentTools",
+] as const;
+const PI_AI_VIEW = "@earendil-works/pi-ai/compat";
 
 export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -175,6 +202,49 @@ export async function loadPiTui(
   const file = packageDir ? resolveFrom(packageDir, PI_TUI_PACKAGE) : undefined;
   if (file) return importNamed<PiTui>(() => importFile(pathToFileURL(file).href), PI_TUI_NAMES, file);
   return importNamed<PiTui>(importByName, PI_TUI_NAMES, PI_TUI_PACKAGE);
+}
+
+/**
+ * pi-ai as the running Pi's extension loader gives it (`@earendil-works/pi-ai/compat`): the
+ * module beside Pi's entry script that holds it, else the name (Pi's loader maps it to Pi's own;
+ * a checkout has it). `importFile` and `importByName` as for loadRunningPi.
+ */
+export async function loadPiAi(options: PiHostOptions = {}): Promise<Loaded<PiAi>> {
+  const script = "entryScript" in options ? options.entryScript : process.argv[1];
+  const importFile = options.importFile ?? defaultImport;
+  const beside = script ? piIndexBeside(script) : undefined;
+  if (!beside) return importNamed<PiAi>(options.importByName ?? (() => import(PI_AI_VIEW)), PI_AI_NAMES, PI_AI_VIEW);
+  // In Pi, never by name: Node would resolve it from pi-quests' files, maybe to another copy.
+  const view = piAiViewBeside(dirname(beside.index));
+  if (!view) {
+    const version = piPackageVersion(beside.packageDir) ?? "of an unknown version";
+    return {
+      ok: false,
+      message: `this Pi (${version}) is untested: where it keeps ${PI_AI_VIEW} for extensions could not be read (no chunks/virtual-modules-*.js or core/extensions/pi-ai-extension-view.js beside ${beside.index})`,
+    };
+  }
+  const load = async () => {
+    const module = (await importFile(pathToFileURL(view.file).href)) as Record<string, unknown> | null;
+    return view.key ? (module?.[view.key] as Record<string, unknown> | undefined)?.[PI_AI_VIEW] : module;
+  };
+  return importNamed<PiAi>(load, PI_AI_NAMES, `${view.file} (${PI_AI_VIEW})`);
+}
+
+/**
+ * Where Pi's extension view of pi-ai is, in the folder of Pi's index: the bundle's virtual
+ * modules chunk (the view under `key`), or the unbundled build's own module.
+ */
+function piAiViewBeside(indexDir: string): { file: string; key?: string } | undefined {
+  const unbundled = join(indexDir, "core/extensions/pi-ai-extension-view.js");
+  if (existsSync(unbundled)) return { file: unbundled };
+  let chunks: string[];
+  try {
+    chunks = readdirSync(join(indexDir, "chunks"));
+  } catch {
+    return undefined;
+  }
+  const virtual = chunks.find((name) => /^virtual-modules-[\w-]+\.js$/.test(name));
+  return virtual ? { file: join(indexDir, "chunks", virtual), key: "VIRTUAL_MODULES" } : undefined;
 }
 
 /**
