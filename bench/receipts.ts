@@ -175,6 +175,7 @@ export async function benchUnchanged(
       workspace,
       baseline: execFileSync("git", ["rev-parse", "HEAD"], { cwd: workspace }).toString().trim(),
       dataDir,
+      writer: "cli",
       agentDir,
       home,
       env,
@@ -186,16 +187,15 @@ export async function benchUnchanged(
       if (result.status !== "pass" || evidence?.kind !== "command" || evidence.receipt?.reused !== true)
         throw new Error(`the evaluation was not answered from its receipt: ${JSON.stringify(evidence)}`);
     };
-    // The first check runs the command and leaves the receipt. Then the files are left alone past
-    // the racy window, as an unchanged workspace is: until then no fingerprint leaves a stat record.
+    // The first check runs the command and leaves the receipt: each CLI's own (another version
+    // of pi-quests may keep its receipts elsewhere), the in-process evaluator's the checkout's.
+    // Then the files are left alone past the racy window, as an unchanged workspace is: until then
+    // no fingerprint leaves a stat record.
     const written = Date.now();
-    await execa(
-      process.execPath,
-      [CHECKOUT_CLI, "check", questFile, "--cwd", workspace, "--data-dir", dataDir],
-      {
+    for (const bin of new Set([CHECKOUT_CLI, ...clis.map((cli) => cli.bin)]))
+      await execa(process.execPath, [bin, "check", questFile, "--cwd", workspace, "--data-dir", dataDir], {
         env,
-      },
-    );
+      });
     const window = racyWindowMs();
     if (window !== undefined) await setTimeout(Math.max(0, written + window + 1_000 - Date.now()));
     const works = [gitStatus, inProcess, ...clis.map((cli) => cliCheck(cli.bin))];

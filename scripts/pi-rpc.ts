@@ -66,6 +66,8 @@ export type PiRpcOptions = {
 
 export type PiRpc = {
   readonly agentDir: string;
+  /** Pi's process. */
+  readonly pid: number | undefined;
   readonly lines: RpcLine[];
   /** Sends a prompt and waits until Pi answered the request; a started run is waited for too. */
   prompt(message: string): Promise<RpcLine>;
@@ -168,6 +170,9 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
   const hudUpdates = () => [...client.uiRequests("setWidget"), ...client.uiRequests("setStatus")];
   const pi: PiRpc = {
     agentDir,
+    get pid() {
+      return client.pid;
+    },
     lines: client.lines as RpcLine[],
     prompt: (message) => client.prompt(message),
     send: client.send,

@@ -3,9 +3,11 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { refuseDebuggerSignal } from "../core/debugger-signal.ts";
 import { describeFsError, formatDiagnostic } from "../core/diagnostics.ts";
 import { describeAlert } from "../core/integrity.ts";
 import { isInside } from "../core/paths.ts";
+import { codeLoadedBeforeStart, untrustedStartSentence } from "../core/process-start.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import {
   bundledYamlVersion,
@@ -66,6 +68,8 @@ type Folders = { workspace: string; agentDir: string; dataDir: string };
 type Recorded = { events: VerifierEvent[]; sessionId?: string };
 
 export async function check(args: string[], io: CliIo): Promise<number> {
+  // The receipts this process seals are the CLI's: no debugger opened into it by a signal.
+  refuseDebuggerSignal();
   const parsed = tryParse(() => parseCheckArgs(args), CHECK_USAGE, io);
   if (!parsed) return EXIT.invalid;
   const { values, positionals } = parsed;
@@ -89,11 +93,33 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   const pinning = startPinning(resolve(io.cwd, values.cwd ?? "."));
   const folders = await chooseFolders(values, io);
   if (!folders.ok) return EXIT.invalid;
-  const quest = await chooseQuest(resolve(io.cwd, positionals[0] ?? ""), values, folders.value, io);
+  const trust = trustOfStart(io);
+  const quest = await chooseQuest(resolve(io.cwd, positionals[0] ?? ""), values, folders.value, trust, io);
   if (!quest.ok) return EXIT.invalid;
   const recorded = await readRecorded(values, folders.value, io);
   if (!recorded.ok) return EXIT.invalid;
-  return evaluateQuest(quest.value, values, folders.value, recorded.value, pinning, io);
+  return evaluateQuest(quest.value, values, folders.value, recorded.value, pinning, trust, io);
+}
+
+/**
+ * Whether this process may keep records: not when code was loaded into it before pi-quests
+ * (a preload, a loader hook, NODE_PATH...), which could have patched the run it would seal. The
+ * check still runs and answers (its output is its caller's to trust or not, and an author's
+ * shell may carry such a preload honestly), but reads no receipt and leaves none, nor any parse
+ * cache entry: nothing a later `pi-quests check` would trust. Said once on stderr, and in the
+ * JSON's notes.
+ */
+type StartTrust = { keepsRecords: true } | { keepsRecords: false; note: string };
+
+function trustOfStart(io: CliIo): StartTrust {
+  const found = codeLoadedBeforeStart({ env: io.env, execArgv: io.execArgv ?? [] });
+  if (found.length === 0) return { keepsRecords: true };
+  const note = untrustedStartSentence(
+    found,
+    "the quest is checked, but no receipt is read or left (a receipt is only as honest as the process that wrote it)",
+  );
+  io.stderr(`pi-quests check: ${note}\n`);
+  return { keepsRecords: false, note };
 }
 
 /** How revisions of the workspace are resolved, HEAD already asked for. */
@@ -114,9 +140,10 @@ async function chooseQuest(
   path: string,
   values: CheckFlags,
   { dataDir }: Folders,
+  trust: StartTrust,
   io: CliIo,
 ): Promise<Step<Quest>> {
-  const loaded = await loadQuests(path, { yamlValues: questValueCache(dataDir) });
+  const loaded = await loadQuests(path, { yamlValues: questValueCache(dataDir, trust) });
   if (!loaded.ok) {
     for (const diagnostic of loaded.diagnostics) io.stderr(`${formatDiagnostic(diagnostic)}\n`);
     return { ok: false };
@@ -148,12 +175,15 @@ async function chooseQuest(
 /**
  * The parse cache the quest files are read with: the shipped pack's, and in front of it the
  * values of the files this data dir's checks parsed before (yaml-value-memory.ts), for the
- * bundle only, which names its yaml library (the sources parse every file).
+ * bundle only, which names its yaml library (the sources parse every file), and only in a
+ * process that keeps records.
  */
-function questValueCache(dataDir: string): YamlValueCache | undefined {
+function questValueCache(dataDir: string, trust: StartTrust): YamlValueCache | undefined {
   const yaml = bundledYamlVersion();
   const shipped = shippedYamlValues();
-  return yaml === undefined ? shipped : yamlValueMemory(dataDir, yamlValuesStamp(yaml), shipped);
+  return yaml === undefined || !trust.keepsRecords
+    ? shipped
+    : yamlValueMemory(dataDir, yamlValuesStamp(yaml), shipped);
 }
 
 /** The workspace (`--cwd`), and where evidence goes (`--data-dir`): never inside the workspace. */
@@ -236,6 +266,7 @@ async function evaluateQuest(
   { workspace, agentDir, dataDir }: Folders,
   { events, sessionId }: Recorded,
   pinning: Pinning,
+  trust: StartTrust,
   io: CliIo,
 ): Promise<number> {
   // The baselines are pinned once, to full object ids: the activation's when the events log
@@ -248,12 +279,14 @@ async function evaluateQuest(
     resolve: pinning.resolve,
   });
   if (!baselines.ok) return invalid(io, baselines.message);
-  const { baseline, oracleBaseline, notes } = baselines;
-  for (const note of notes) io.stderr(`pi-quests check: ${note}\n`);
+  const { baseline, oracleBaseline } = baselines;
+  for (const note of baselines.notes) io.stderr(`pi-quests check: ${note}\n`);
+  const notes = trust.keepsRecords ? baselines.notes : [...baselines.notes, trust.note];
 
   // Command checks run in the isolated task verifier, pinned to the oracle baseline (the same
-  // baseline without a sandbox); every run leaves a receipt, and a fresh one answers the check
-  // without a run.
+  // baseline without a sandbox); every run leaves a receipt of the CLI's own, and a fresh one
+  // answers the check without a run. The CLI never reads a Pi session's receipts: one store per
+  // writer, each process reading and writing only its own (src/receipts/writers.ts).
   const confirmed = new Set(values.confirm ?? []);
   const evaluate = await createQuestEvaluator({
     quest,
@@ -261,6 +294,8 @@ async function evaluateQuest(
     ...(baseline ? { baseline } : {}),
     ...(oracleBaseline ? { oracleBaseline } : {}),
     dataDir,
+    writer: "cli",
+    ...(trust.keepsRecords ? {} : { receiptsInMemory: true }),
     agentDir,
     home: homedir(),
     env: io.env,

@@ -7,13 +7,21 @@ import { EXIT } from "./exit-codes.ts";
 /** A stream the CLI writes to (stdout or stderr; a buffer in tests). */
 export type Writer = (text: string) => void;
 
-export type CliIo = { stdout: Writer; stderr: Writer; cwd: string; env: NodeJS.ProcessEnv };
+export type CliIo = {
+  stdout: Writer;
+  stderr: Writer;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Node's own arguments this process started with (`process.execArgv`); none when absent. */
+  execArgv?: readonly string[];
+};
 
 export const processIo = (): CliIo => ({
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   cwd: process.cwd(),
   env: process.env,
+  execArgv: process.execArgv,
 });
 
 /** Runs node:util parseArgs, turning its errors into a usage message. */

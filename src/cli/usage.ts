@@ -94,10 +94,11 @@ Options:
 
 export const RECEIPTS_USAGE = `Usage: pi-quests receipts [options]
 
-Lists each command check's newest receipt in a workspace and whether it still holds: fresh (the
-files are as they were when it ran), stale (they changed) or incomplete (it was interrupted,
-cancelled, skipped, or has no fingerprint). Runs nothing; finds runs a crashed process left as
-running and records them as interrupted.
+Lists each command check's newest receipt in a workspace, with who wrote it (pi: pi-quests in a
+Pi session; cli: pi-quests check, whose receipts a Pi session never reuses), and whether it
+still holds: fresh (the files are as they were when it ran), stale (they changed) or incomplete
+(it was interrupted, cancelled, skipped, or has no fingerprint). Runs nothing; finds runs a
+crashed pi-quests check left as running and records them as interrupted.
 
 Options:
   --cwd DIR        the workspace (default: the current folder)

@@ -19,6 +19,7 @@ import type {
   UserBashEvent,
   UserBashEventResult,
 } from "@earendil-works/pi-coding-agent";
+import { refuseDebuggerSignal } from "../core/debugger-signal.ts";
 import { agentDirFrom } from "../core/paths.ts";
 import type { ChangedPaths, PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
@@ -29,7 +30,6 @@ import { type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
-import { claimProcess } from "./load-guard.ts";
 import { createPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
@@ -37,6 +37,7 @@ import { questCompletions } from "./quest-command.ts";
 import { createQuestHost, type QuestHost, type TuiLoader } from "./quest-host.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
+import { whyNotStart } from "./start-gate.ts";
 
 /** pi-tui's components for a kept message; one column of padding, as Pi's own notices have. */
 const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
@@ -45,12 +46,14 @@ const messageComponents = ({ Markdown, Text }: PiTui): MessageComponents => ({
 });
 
 /**
- * Pi's factory. A second copy of pi-quests in this process, or a Pi whose modules cannot be
+ * Pi's factory. A copy that must not start (start-gate.ts), or a Pi whose modules cannot be
  * found, registers nothing but a notice at session start: Pi itself keeps working.
  */
 export default async function piQuests(pi: ExtensionAPI): Promise<void> {
-  const claim = claimProcess(import.meta.url);
-  if (!claim.ok) return noticeAtStart(pi, claim.message, "warning");
+  // Before anything else: no process of the learner's user opens a debugger into Pi by a signal.
+  refuseDebuggerSignal();
+  const refused = whyNotStart(import.meta.url);
+  if (refused) return noticeAtStart(pi, refused.message, refused.level);
   const host = await loadRunningPi();
   // A Pi older than the supported range: one sentence naming the supported versions, no quest.
   if (!host.ok && "tooOld" in host) return noticeAtStart(pi, host.message, "warning");

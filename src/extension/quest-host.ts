@@ -24,6 +24,7 @@ import { extensionFoldersOf } from "./extension-folders.ts";
 import { processMemory } from "./process-memory.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { reviewModelsOf } from "./review-models.ts";
+import { startTrust } from "./start-trust.ts";
 
 /** Where recorded events go: the quest controller (with a UI), or the plain recorder (without). */
 type EventSink = { record(event: PiEvent): void; dispose(): Promise<void> };
@@ -160,6 +161,8 @@ function sessionOpeners(
     }
     // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
     const { openQuestSession } = await import("./session.ts");
+    const start = startTrust();
+    start.tellOnce(ui);
     const opened = await openQuestSession({
       cwd: ctx.cwd,
       env: process.env,
@@ -174,6 +177,7 @@ function sessionOpeners(
       // Kept across /reload: what this Pi wrote, and its own records as it last left them.
       memory: processMemory(),
       extensionFolders: extensionFoldersOf(ctx, process.env),
+      untrustedStart: start.untrusted,
     });
     if (opened.ok) return opened.controller;
     // Quietly (an info line, which print mode does not print): a `pi -p` in the agent's bash.

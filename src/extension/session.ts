@@ -51,6 +51,11 @@ export type QuestSessionOptions = {
   memory?: ProcessMemory;
   /** Where Pi loaded extension code from for this session (extension-folders.ts). */
   extensionFolders?: readonly string[];
+  /**
+   * Set when this Pi was started with code loaded before pi-quests (src/core/process-start.ts):
+   * its receipts are kept in memory only, so no later session trusts what this one ran.
+   */
+  untrustedStart?: boolean;
 };
 
 export type QuestSessionOpened =
@@ -159,6 +164,9 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
         ...(quest.sandboxDir ? { sandbox: workspace } : {}),
         ...pins,
         dataDir,
+        // Only receipts a Pi session wrote answer here: never the CLI's (src/receipts/writers.ts).
+        writer: "pi",
+        ...(options.untrustedStart ? { receiptsInMemory: true } : {}),
         agentDir,
         home,
         env,

@@ -4,7 +4,14 @@
  */
 import { type FingerprintOutcome, fingerprint as takeWorkspaceFingerprint } from "./fingerprint.ts";
 import type { Receipt } from "./schema.ts";
-import { type AlteredReceipt, newestByIdentity, type ReceiptStore } from "./store.ts";
+import {
+  type AlteredReceipt,
+  currentHost,
+  hostAlive,
+  INTERRUPTED_NOTE,
+  newestByIdentity,
+  type ReceiptStore,
+} from "./store.ts";
 
 export type Freshness = "fresh" | "stale" | "incomplete";
 
@@ -51,22 +58,36 @@ export function assessReceipt(
   return { freshness: "fresh", reason: "same files as when it ran" };
 }
 
+export type ReassessOptions = {
+  takeFingerprint?: (workspace: string) => Promise<FingerprintOutcome>;
+  /**
+   * Whether interrupted runs are recorded as such first (a write). False for another writer's
+   * store, which this process only reads: a run whose process is gone is then only said so.
+   */
+  recover?: boolean;
+};
+
 /** Finds interrupted runs first (and records them as such), then assesses every check's newest receipt. */
 export async function reassess(
   store: ReceiptStore,
   workspace: string,
-  takeFingerprint: (workspace: string) => Promise<FingerprintOutcome> = takeWorkspaceFingerprint,
+  { takeFingerprint = takeWorkspaceFingerprint, recover = true }: ReassessOptions = {},
 ): Promise<Reassessment> {
-  const interrupted = await store.recoverInterrupted();
+  const interrupted = recover ? await store.recoverInterrupted() : [];
   const { receipts, warnings, altered } = await store.list();
   const current = await takeFingerprint(workspace);
   const newest = newestByIdentity(receipts);
+  const here = currentHost();
   const assessments = [...newest.values()].map((receipt) => {
     const superseded = receipts.filter(
       (other) =>
         other.id !== receipt.id && other.checkIdentity === receipt.checkIdentity && other.cwd === receipt.cwd,
     ).length;
-    return { receipt, ...assessReceipt(receipt, current), superseded };
+    const gone = !recover && receipt.state === "running" && !hostAlive(receipt.provenance.host, here);
+    const assessed = gone
+      ? { freshness: "incomplete" as const, reason: INTERRUPTED_NOTE }
+      : assessReceipt(receipt, current);
+    return { receipt, ...assessed, superseded };
   });
   assessments.sort((a, b) => a.receipt.startedAt.localeCompare(b.receipt.startedAt));
   return { assessments, warnings, altered, interrupted, fingerprint: current };

@@ -213,7 +213,8 @@ export async function loadPiAi(options: PiHostOptions = {}): Promise<Loaded<PiAi
   const script = "entryScript" in options ? options.entryScript : process.argv[1];
   const importFile = options.importFile ?? defaultImport;
   const beside = script ? piIndexBeside(script) : undefined;
-  if (!beside) return importNamed<PiAi>(options.importByName ?? (() => import(PI_AI_VIEW)), PI_AI_NAMES, PI_AI_VIEW);
+  if (!beside)
+    return importNamed<PiAi>(options.importByName ?? (() => import(PI_AI_VIEW)), PI_AI_NAMES, PI_AI_VIEW);
   // In Pi, never by name: Node would resolve it from pi-quests' files, maybe to another copy.
   const view = piAiViewBeside(dirname(beside.index));
   if (!view) {

@@ -4,9 +4,8 @@
  * and the Pi extension both evaluate through here, so a quest means the same in both.
  */
 import { realpath } from "node:fs/promises";
-import { join } from "node:path";
 import type { IntegrityReporter } from "../core/integrity.ts";
-import { openRecordSealer } from "../core/record-sealers.ts";
+import { openRecordSealer, type RecordWriter } from "../core/record-sealers.ts";
 import { VERSION } from "../core/version.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import type { VerifierEvent } from "../events/schema.ts";
@@ -14,8 +13,10 @@ import { createNodeProbes } from "../probes/index.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import type { RecordOptions } from "../receipts/fingerprint.ts";
 import { createFingerprinter } from "../receipts/fingerprinter.ts";
+import { memoryReceiptStore } from "../receipts/memory-store.ts";
 import { createReceiptPort } from "../receipts/port.ts";
-import { currentHost, openReceiptStore } from "../receipts/store.ts";
+import { currentHost } from "../receipts/store.ts";
+import { openWriterStore, statCacheFile } from "../receipts/writers.ts";
 import type { DependencyPin } from "../task-verifier/index.ts";
 import type { CommandCheck } from "../verifier/checks/command.ts";
 import {
@@ -52,6 +53,17 @@ export type QuestEvaluatorOptions = {
   oracleBaseline?: string;
   /** Where evidence, worktrees and receipts go, outside the workspace. */
   dataDir: string;
+  /**
+   * Whose receipts and stat cache this evaluator reads and writes (src/receipts/writers.ts): the
+   * extension's are `pi`, `pi-quests check`'s `cli`; neither ever reads the other's.
+   */
+  writer: RecordWriter;
+  /**
+   * Receipts kept in this process's memory only, and no stat cache read or written: for a
+   * process started with code loaded before pi-quests (src/core/process-start.ts), which may
+   * have patched what it runs. Its own runs answer it again; nothing it leaves is trusted later.
+   */
+  receiptsInMemory?: boolean;
   agentDir: string;
   home: string;
   env: Record<string, string | undefined>;
@@ -92,29 +104,46 @@ export type EvaluationInput = {
 export type QuestEvaluator = (input: EvaluationInput) => Promise<QuestResult>;
 
 /**
- * The workspace's receipt store, with interrupted runs (a crash, a kill) found and recorded
- * first, and its fingerprints: each evaluation's and each recheck's look at the files goes
- * through one fingerprinter, which answers by lstat alone while nothing changed (its sealed
- * stat cache lets a new process do the same).
+ * The workspace's receipt store of this evaluator's writer, with interrupted runs (a crash, a
+ * kill) found and recorded first, and its fingerprints: each evaluation's and each recheck's
+ * look at the files goes through one fingerprinter, which answers by lstat alone while nothing
+ * changed (the writer's sealed stat cache lets a new process do the same). In memory only, both,
+ * for a process whose start is not trusted.
  */
 async function openReceipts({
   dataDir,
   workspace,
+  writer,
+  receiptsInMemory,
   onIntegrityAlert: onAlert,
   statRecord,
 }: QuestEvaluatorOptions) {
   const realWorkspace = await realpath(workspace);
+  const host = currentHost();
+  if (receiptsInMemory)
+    return {
+      store: memoryReceiptStore(),
+      realWorkspace,
+      host,
+      takeFingerprint: createFingerprinter(statRecord),
+    };
   const home = workspaceHome(dataDir, realWorkspace);
-  const store = await openReceiptStore(join(home, "receipts"), {
-    sealer: openRecordSealer(dataDir, "receipts", realWorkspace),
+  const store = await openWriterStore({
+    dataDir,
+    workspaceHome: home,
+    workspace: realWorkspace,
+    writer,
     onAltered: ({ file, reason }) => onAlert?.({ kind: "altered", record: "receipt", where: file, reason }),
   });
   await store.recoverInterrupted();
   const takeFingerprint = createFingerprinter({
-    cache: { file: join(home, "stat-cache"), sealer: openRecordSealer(dataDir, "stat-cache", realWorkspace) },
+    cache: {
+      file: statCacheFile(home, writer),
+      sealer: openRecordSealer(dataDir, `stat-cache.${writer}`, realWorkspace),
+    },
     ...statRecord,
   });
-  return { store, realWorkspace, host: currentHost(), takeFingerprint };
+  return { store, realWorkspace, host, takeFingerprint };
 }
 
 /**

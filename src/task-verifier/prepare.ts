@@ -4,6 +4,7 @@
  * is written; the learner's files are never touched.
  */
 import { createHash } from "node:crypto";
+import { mkdirSync, symlinkSync } from "node:fs";
 import {
   chmod,
   lstat,
@@ -19,6 +20,7 @@ import {
 import { dirname, join, posix } from "node:path";
 import { type GitRunner, splitNul } from "../probes/git-runner.ts";
 import { readBlobs } from "./blobs.ts";
+import { declaredBins } from "./declared-bins.ts";
 import {
   PROTECTED_MANIFEST_KEYS,
   type Protection,
@@ -31,6 +33,13 @@ export type Preparation = {
   manifestsMerged: string[];
   removedConfigs: string[];
   linkedNodeModules: string[];
+  /** The learner's `node_modules/.bin` entries no installed package declares: not in the worktree (declared-bins.ts). */
+  undeclaredBins: string[];
+  /**
+   * The learner's `.bin` folders the worktree links whole (each entry as its package declares
+   * it), with their state when checked: one that changes before the check ends is not trusted.
+   */
+  linkedBins: LinkedBins[];
   /**
    * The candidate's changes the run does not see, and why: a protected file it changed that was
    * put back (its content, its mode, or its being there), a file it added that was removed.
@@ -207,10 +216,22 @@ export async function protect(
     overridden.push({ path, rule: removal });
   }
 
-  const linkedNodeModules = await linkNodeModules(worktree, workspace, plan.manifests);
+  const {
+    linked: linkedNodeModules,
+    undeclaredBins,
+    linkedBins,
+  } = await linkNodeModules(worktree, workspace, plan.manifests);
   return {
     ok: true,
-    value: { restored: plan.restore, manifestsMerged, removedConfigs, linkedNodeModules, overridden },
+    value: {
+      restored: plan.restore,
+      manifestsMerged,
+      removedConfigs,
+      linkedNodeModules,
+      undeclaredBins,
+      linkedBins,
+      overridden,
+    },
   };
 }
 
@@ -267,20 +288,30 @@ async function mergeManifest(
   return { ok: true, value: true };
 }
 
-/** node_modules come from the workspace as they are, by link: nothing is installed. */
 /** Folders tools write into under node_modules; each check gets its own, empty. */
 export const NODE_MODULES_CACHES = new Set([".cache", ".vite", ".vite-temp", ".vitest"]);
 
+/** A `.bin` folder of the learner's the worktree links whole: its path (repository-relative), where, and its state then. */
+export type LinkedBins = { path: string; source: string; state: string | undefined };
+
+/**
+ * node_modules come from the workspace as they are, by link: nothing is installed. `.bin`, which
+ * npm puts first on a script's PATH, holds only what installed packages declare (declared-bins.ts):
+ * linked whole when it is exactly that, as npm leaves it (its state recorded, to be compared when
+ * the check ends), else a folder of the worktree's own with a link for each declared entry.
+ */
 async function linkNodeModules(
   worktree: string,
   workspace: string,
   manifests: readonly string[],
-): Promise<string[]> {
+): Promise<{ linked: string[]; undeclaredBins: string[]; linkedBins: LinkedBins[] }> {
   const dirs = new Set([
     "",
     ...manifests.map((manifest) => (posix.dirname(manifest) === "." ? "" : posix.dirname(manifest))),
   ]);
   const linked: string[] = [];
+  const undeclaredBins: string[] = [];
+  const linkedBins: LinkedBins[] = [];
   for (const dir of dirs) {
     const source = join(workspace, dir, "node_modules");
     const target = join(worktree, dir, "node_modules");
@@ -293,9 +324,30 @@ async function linkNodeModules(
     await mkdir(target);
     for (const entry of entries) {
       if (NODE_MODULES_CACHES.has(entry)) continue;
+      if (entry === ".bin") continue;
       await symlink(join(source, entry), join(target, entry));
+    }
+    if (entries.includes(".bin")) {
+      const bins = declaredBins(source);
+      if (bins.asDeclared) {
+        // As npm left it: linked whole, as the packages are. Each link costs the run time (a
+        // metadata write, 0.5 to 1.2 ms here while git's writes are being flushed: 60 bins made
+        // anew cost a run 70 ms); an entry planted after the check moves the folder's times,
+        // which the run compares when the check ends (run-in-worktree.ts).
+        await symlink(join(source, ".bin"), join(target, ".bin"));
+        linkedBins.push({
+          path: posix.join(dir, "node_modules/.bin"),
+          source: join(source, ".bin"),
+          state: bins.folderState,
+        });
+      } else {
+        mkdirSync(join(target, ".bin"));
+        // Relative, as npm makes them: `../left-pad/cli.js` is the package linked beside `.bin`.
+        for (const { name, target: file } of bins.links) symlinkSync(file, join(target, ".bin", name));
+      }
+      undeclaredBins.push(...bins.undeclared.map((name) => posix.join(dir, "node_modules/.bin", name)));
     }
     linked.push(posix.join(dir, "node_modules"));
   }
-  return linked;
+  return { linked, undeclaredBins, linkedBins };
 }

@@ -10,6 +10,7 @@ import { inRepositoryPaths } from "../verifier/learner-paths.ts";
 import type { ScriptOutcome } from "../verifier/probes.ts";
 import type { BaselineTree } from "./baseline-facts.ts";
 import type { Candidate } from "./candidate.ts";
+import { binFolderState } from "./declared-bins.ts";
 import {
   changedGivenFiles,
   checkedOutIntact,
@@ -17,7 +18,7 @@ import {
   type GivenFiles,
   recordGivenFiles,
 } from "./given-files.ts";
-import { applyCandidate, type Preparation, protect } from "./prepare.ts";
+import { applyCandidate, type LinkedBins, type Preparation, protect } from "./prepare.ts";
 import { planProtection } from "./protected-paths.ts";
 import { type RunContext, runName } from "./run-context.ts";
 import { fingerprintRun } from "./run-fingerprint.ts";
@@ -43,13 +44,16 @@ export async function prepareAndRun(
   return prepared.ok ? runWatched(ctx, record, prepared.value) : prepared.outcome;
 }
 
+/** What the run watches while the check runs: the files it was given, and the `.bin` folders linked whole. */
+type Watched = { given: GivenFiles; linkedBins: LinkedBins[] };
+
 /** The worktree as the check gets it; the record of its files, to compare with after the run. */
 async function prepareWorktree(
   ctx: RunContext,
   record: RunRecord,
   candidate: Candidate,
   tree: BaselineTree,
-): Promise<Step<GivenFiles>> {
+): Promise<Step<Watched>> {
   const { git, place } = ctx;
   const { worktree, verification } = record;
   // What git checked out is what git recorded in the worktree's index as it wrote each file:
@@ -88,7 +92,7 @@ async function prepareWorktree(
       `files of the verifier's worktree changed after git checked them out and before the check ran (${listSome(tampered)}), and pi-quests did not change them; the check did not run on them`,
       record,
     );
-  return { ok: true, value: given };
+  return { ok: true, value: { given, linkedBins: restored.value.linkedBins } };
 }
 
 /** Every test, oracle and script the verdict rests on, put back from the baseline. */
@@ -137,6 +141,7 @@ async function restoreProtected(
     ...(record.verification.notApplied ?? []),
     ...prepared.value.overridden.map(({ path, rule, ...by }) => ({ path, reason: rule, ...by })),
     ...prepared.value.manifestsMerged.map((path) => ({ path, reason: "package_scripts" as const })),
+    ...prepared.value.undeclaredBins.map((path) => ({ path, reason: "undeclared_bin" as const })),
   ].sort(byPath);
   return { ok: true, value: prepared.value };
 }
@@ -146,7 +151,11 @@ async function restoreProtected(
  * What the check printed names the worktree's files; the outcome names them as the learner's
  * (the same path under the repository), and only the run's output.log keeps the bytes as printed.
  */
-async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles): Promise<ScriptOutcome> {
+async function runWatched(
+  ctx: RunContext,
+  record: RunRecord,
+  { given, linkedBins }: Watched,
+): Promise<ScriptOutcome> {
   const cwd = join(record.worktree, ctx.cwd);
   if (leavesWorktree(cwd, record.worktree))
     return unavailable(
@@ -170,6 +179,18 @@ async function runWatched(ctx: RunContext, record: RunRecord, given: GivenFiles)
     repository: ctx.place.repositoryRoot,
   });
   const touched = changedGivenFiles(record.worktree, given);
+  // An entry planted in a `.bin` linked whole after it was checked (a process that adds one and
+  // takes it away again) moved the folder's times: the check may have run it.
+  const binsMoved = linkedBins.filter(({ source, state }) => binFolderState(source) !== state);
+  if (binsMoved.length > 0)
+    return {
+      ...unavailable(
+        `${listSome(binsMoved.map(({ path }) => path))} changed while the check ran (an entry added, removed or replaced, by the check itself or by another process); the check may have run a tool no package declares, so its result is not used`,
+        record.verification,
+      ),
+      report: ran.report,
+      truncated: ran.truncated,
+    };
   if (touched.length === 0) return ran;
   return {
     ...unavailable(

@@ -16,7 +16,13 @@ import { yamlValues } from "../../scripts/yaml-values.ts";
 import type { YamlValuesFile } from "../../src/core/yaml-value-cache.ts";
 import { REPO } from "../support/cli.ts";
 import { modulesLoadedBy } from "../support/modules-loaded.ts";
-import { type PackedPackage, packRepository, unpackPackage } from "../support/packed-package.ts";
+import {
+  npmCli,
+  npmEnvironment,
+  type PackedPackage,
+  packRepository,
+  unpackPackage,
+} from "../support/packed-package.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
 let packed: PackedPackage;
@@ -268,5 +274,40 @@ describe("the data dir's parse cache of the quest files check reads from outside
     writeFileSync(quest, text.replace("title: T", "title: Edited"));
     expect(await yamlLoaded()).toBe(1);
     expect(await yamlLoaded()).toBe(0);
+  });
+});
+
+describe("the tarball installed with npm install -g, as docs/ci.md installs it until pi-quests is published", () => {
+  it("puts pi-quests on PATH, offline (it needs nothing from a registry), running the bundle", async () => {
+    const dir = makeWorkspace();
+    const prefix = join(dir, "global");
+    const npm = npmEnvironment(dir);
+    // Without Pi's packages, its peers, which docs/ci.md's command installs beside it from the
+    // registry (npm would otherwise fetch them for the tarball too): here Pi is the checkout's.
+    const install = await execa(
+      process.execPath,
+      [npmCli(), "install", "-g", "--legacy-peer-deps", packed.tarball],
+      {
+        env: { ...npm, npm_config_prefix: prefix, npm_config_offline: "true" },
+        extendEnv: false,
+        reject: false,
+        stdin: "ignore",
+        timeout: 60_000,
+      },
+    );
+    expect(install.exitCode, install.stderr).toBe(0);
+    // Nothing beside it: what runs is the bundle, whose libraries are inside.
+    const global = join(prefix, "lib/node_modules/pi-quests");
+    expect(existsSync(join(global, "node_modules"))).toBe(false);
+    const onPath = { ...env, PATH: [join(prefix, "bin"), env.PATH].join(":") };
+    const version = await execa("pi-quests", ["--version"], { env: onPath, extendEnv: false, reject: false });
+    expect(version).toMatchObject({ exitCode: 0, stdout: packed.version, stderr: "" });
+    const lint = await execa("pi-quests", ["lint", join(global, "quests")], {
+      env: onPath,
+      extendEnv: false,
+      reject: false,
+    });
+    expect(lint.stderr).toBe("");
+    expect(lint.stdout).toMatch(/^\d+ quest\(s\) and \d+ play\(s\) valid$/);
   });
 });

@@ -187,6 +187,7 @@ function realEvaluators(workspace: string) {
       workspace,
       ...(baseline ? { baseline } : {}),
       dataDir: join(workspace, ".data"),
+      writer: "pi",
       agentDir: join(workspace, ".agent"),
       home: workspace,
       env: {},

@@ -22,7 +22,7 @@ afterAll(removeWorkspaces);
 
 /** The racy window narrowed to the granularity (tests/receipts/fingerprinter.test.ts says why). */
 const KEY = Buffer.alloc(32, 7);
-const sealerOf = (workspace: string): Sealer => recordSealer(sealerFromKey(KEY), "stat-cache", workspace);
+const sealerOf = (workspace: string): Sealer => recordSealer(sealerFromKey(KEY), "stat-cache.pi", workspace);
 
 /** The cache's parts: the format line, the seal, the header, the paths and the lstat numbers. */
 function partsOf(file: string) {
@@ -138,7 +138,7 @@ describe.skipIf(!recordableFileSystem(tmpdir()))("the sealed stat cache", () => 
 
   it("a cache sealed with another key, or copied from another workspace, is not used", async () => {
     const [dir, other] = [dirs[3] as string, dirs[4] as string];
-    const otherKey = recordSealer(sealerFromKey(Buffer.alloc(32, 9)), "stat-cache", dir);
+    const otherKey = recordSealer(sealerFromKey(Buffer.alloc(32, 9)), "stat-cache.pi", dir);
     await createFingerprinter({ ...NARROW, cache: cacheOf(dir, otherKey) })(dir);
     const foreign = await createFingerprinter({ ...NARROW, cache: cacheOf(dir) })(dir);
     expect(foreign.ok && foreign.path).not.toBe("stat");

@@ -101,7 +101,7 @@ describe.runIf(recordableFileSystem(tmpdir()))("a workspace evaluated right afte
     expect([first.status, reused(first)]).toEqual(["pass", false]);
     // The workspace's folder in the data dir (src/core/workspace-key.ts), made by the first evaluation.
     const [home] = readdirSync(join(dataDir, "workspaces"));
-    const cache = join(dataDir, "workspaces", home ?? "", "stat-cache");
+    const cache = join(dataDir, "workspaces", home ?? "", "stat-cache.pi");
     expect(existsSync(cache)).toBe(false);
     await pastRacyWindow();
     const renewal = await evaluate();
@@ -131,5 +131,52 @@ describe.runIf(recordableFileSystem(tmpdir()))("a workspace evaluated right afte
     await pastRacyWindow();
     const renewal = await evaluate();
     expect([renewal.status, reused(renewal)]).toEqual(["fail", true]);
+  }, 60_000);
+});
+
+/**
+ * Whose receipts answer an evaluator (src/receipts/writers.ts): `pi-quests check`'s never answer
+ * a Pi session's evaluator, and a process whose start is not trusted keeps its own in memory.
+ */
+describe("whose receipts answer", () => {
+  const reused = (result: QuestResult) => {
+    const evidence = result.checks[0]?.evidence;
+    return evidence?.kind === "command" ? evidence.receipt?.reused : undefined;
+  };
+  const project = () => makeRepo({ "hello.txt": "hello\n", "test/says.sh": "grep -q hello hello.txt\n" });
+
+  it("a receipt the CLI wrote does not answer a Pi session's evaluator; each writer's own does", async () => {
+    const workspace = project();
+    const dataDir = dataDirOutside();
+    const as = (writer: "pi" | "cli") => evaluatorFor(workspace, dataDir, "bash test/says.sh", { writer });
+    const cli = await (await as("cli"))({ events: [] });
+    expect([cli.status, reused(cli)]).toEqual(["pass", false]);
+    const cliAgain = await (await as("cli"))({ events: [] });
+    expect([cliAgain.status, reused(cliAgain)]).toEqual(["pass", true]);
+    const pi = await (await as("pi"))({ events: [] });
+    expect([pi.status, reused(pi)]).toEqual(["pass", false]);
+    const again = await (await as("pi"))({ events: [] });
+    expect([again.status, reused(again)]).toEqual(["pass", true]);
+    const [home = ""] = readdirSync(join(dataDir, "workspaces"));
+    expect(readdirSync(join(dataDir, "workspaces", home, "receipts")).sort()).toEqual(["cli", "pi"]);
+  }, 60_000);
+
+  it("receipts in memory: the evaluator answers again from its own run, and leaves no receipt or stat cache", async () => {
+    const workspace = project();
+    const dataDir = dataDirOutside();
+    const evaluate = await evaluatorFor(workspace, dataDir, "bash test/says.sh", { receiptsInMemory: true });
+    const first = await evaluate({ events: [] });
+    expect([first.status, reused(first)]).toEqual(["pass", false]);
+    const second = await evaluate({ events: [] });
+    expect([second.status, reused(second)]).toEqual(["pass", true]);
+    const [home = ""] = existsSync(join(dataDir, "workspaces"))
+      ? readdirSync(join(dataDir, "workspaces"))
+      : [];
+    const kept = home ? readdirSync(join(dataDir, "workspaces", home)) : [];
+    expect(kept.filter((name) => name === "receipts" || name.startsWith("stat-cache"))).toEqual([]);
+    const later = await (await evaluatorFor(workspace, dataDir, "bash test/says.sh", { writer: "pi" }))({
+      events: [],
+    });
+    expect([later.status, reused(later)]).toEqual(["pass", false]);
   }, 60_000);
 });

@@ -349,6 +349,7 @@ describe("oracles of a sandbox quest come from the template's own commit", () =>
         baseline: rewritten,
         oracleBaseline,
         dataDir,
+        writer: "pi",
         agentDir: dataDir,
         home: dataDir,
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", PI_QUESTS_NPM_CLI: NPM_CLI },

@@ -33,7 +33,7 @@ const startPiRpc = (options: PiRpcOptions) => startPi({ extensionsBefore: [PLAIN
 /** The data dir's path, built so that no name the guard looks for is in the command text (quoted or not). */
 const HIDDEN_FOLDER = `d="$(printenv PI_CODING_AGENT_DIR)/$(printf %s que sts)/$(printf %s work spaces)"; cd "$d"/*`;
 
-const FORGE_RECEIPT = `${HIDDEN_FOLDER}/receipts && f=$(ls *.json | head -1) && sed -e 's/"state": "failed"/"state": "passed"/' -e 's/"status": "fail"/"status": "pass"/' -e 's/"exitCode": 1/"exitCode": 0/' -e "s/\\"id\\": \\"[^\\"]*\\"/\\"id\\": \\"forged\\"/" "$f" > forged.json`;
+const FORGE_RECEIPT = `${HIDDEN_FOLDER}/receipts/pi && f=$(ls *.json | head -1) && sed -e 's/"state": "failed"/"state": "passed"/' -e 's/"status": "fail"/"status": "pass"/' -e 's/"exitCode": 1/"exitCode": 0/' -e "s/\\"id\\": \\"[^\\"]*\\"/\\"id\\": \\"forged\\"/" "$f" > forged.json`;
 
 /**
  * progress.json rewritten to mark the quest complete, by a process left in the background so the

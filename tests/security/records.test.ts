@@ -19,6 +19,7 @@ import {
   NOTES_PACK_FILES,
   type OpenSession,
   openSession,
+  piReceipts,
   type RecordsWorld,
   readJson,
   receiptFiles,
@@ -82,7 +83,7 @@ function expectUntouched(world: RecordsWorld, before: Record<string, string>): v
 
 /** The agent's copy of the newest receipt, set to passed, under a new id (the issue's example). */
 const FORGE_PASSED_RECEIPT = `
-cd "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts
+cd "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts/pi
 newest=$(ls -t *.json | head -1)
 "$NODE" -e '
   const fs = require("fs");
@@ -155,7 +156,7 @@ describe("receipts the agent forges or edits", () => {
     // Edited in place, seal and all left as they were.
     await agentShell(
       world,
-      `cd "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts && "$NODE" -e '
+      `cd "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts/pi && "$NODE" -e '
         const fs = require("fs"); const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
         r.state = "passed"; r.exitCode = 0; r.result.status = "pass"; fs.writeFileSync(process.argv[1], JSON.stringify(r));
       ' ${name}`,
@@ -176,7 +177,7 @@ describe("receipts the agent forges or edits", () => {
     const first = await session(world);
     await agentShell(
       world,
-      `cd "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts && newest=$(ls *.json | head -1) && "$NODE" -e '
+      `cd "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts/pi && newest=$(ls *.json | head -1) && "$NODE" -e '
         const fs = require("fs"); const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
         delete r.seal; r.schema = "pi-quests.receipt/1"; r.id = "legacy"; r.state = "passed"; r.exitCode = 0;
         r.result.status = "pass"; r.startedAt = new Date(Date.parse(r.startedAt) + 1000).toISOString();
@@ -195,7 +196,7 @@ describe("receipts the agent forges or edits", () => {
     const before = snapshot(world.workspace);
     const opened = await session(world);
     const [name] = receiptFiles(world);
-    await agentShell(world, `rm "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts/*.json`);
+    await agentShell(world, `rm "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts/pi/*.json`);
     await opened.controller.command("check");
     expect(answerCheck(world, opened).hud?.status).toBe("fail");
     expect(hudText(opened.ui)).toContain("⚠ pi-quests ignored altered records: 1 receipt — /quest status");
@@ -234,17 +235,17 @@ describe("receipts the agent forges or edits", () => {
     });
     expect(run.exitCode).toBe(0);
     const listed = JSON.parse(run.stdout) as {
-      receipts: Array<{ id: string; state: string }>;
+      receipts: Array<{ id: string; state: string; writer: string }>;
       altered: unknown[];
     };
-    expect(listed.receipts.map((receipt) => receipt.state)).toEqual(["failed"]);
+    expect(listed.receipts.map((receipt) => [receipt.state, receipt.writer])).toEqual([["failed", "pi"]]);
     expect(listed.altered).toEqual([
       {
-        file: "forged-pass.json",
+        file: "receipts/pi/forged-pass.json",
         reason: "its seal does not match its content: it was changed after pi-quests wrote it",
       },
     ]);
-    expect(run.stderr).toContain("warning: forged-pass.json: altered receipt ignored");
+    expect(run.stderr).toContain("warning: receipts/pi/forged-pass.json: altered receipt ignored");
   });
 
   it("the honest fix still passes, with no alert", async () => {
@@ -259,9 +260,9 @@ describe("receipts the agent forges or edits", () => {
       expect.stringMatching(/^Quest complete: Fix the answer ✓/),
     );
     // Every receipt on disk verifies with the data dir's key.
-    const sealer = agentSealer(world.agentDir, "receipts", world.workspace);
+    const sealer = agentSealer(world.agentDir, "receipts.pi", world.workspace);
     for (const name of receiptFiles(world))
-      expect(verifyRecord(sealer, readJson(join(world.folder, "receipts", name))).ok).toBe(true);
+      expect(verifyRecord(sealer, readJson(join(piReceipts(world), name))).ok).toBe(true);
   });
 });
 

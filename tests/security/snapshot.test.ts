@@ -17,10 +17,9 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openRecordSealer } from "../../src/core/record-sealers.ts";
 import { workspaceHome } from "../../src/core/workspace-key.ts";
 import { fullFingerprint } from "../../src/receipts/fingerprint.ts";
-import { openReceiptStore } from "../../src/receipts/store.ts";
+import { openWriterStore } from "../../src/receipts/writers.ts";
 import { type DependencyPin, pinDependencies } from "../../src/task-verifier/index.ts";
 import { acquireWorkspaceLock } from "../../src/task-verifier/lock.ts";
 import type { ScriptOutcome } from "../../src/verifier/probes.ts";
@@ -91,8 +90,12 @@ async function fingerprintOf(workspace: string): Promise<string> {
 
 /** Waits until the check's receipt says `running`: begin() has fingerprinted the workspace. */
 async function untilRunning(dataDir: string, workspace: string): Promise<void> {
-  const store = await openReceiptStore(join(workspaceHome(dataDir, workspace), "receipts"), {
-    sealer: openRecordSealer(dataDir, "receipts", workspace),
+  const store = await openWriterStore({
+    dataDir,
+    workspaceHome: workspaceHome(dataDir, workspace),
+    workspace,
+    writer: "pi",
+    readOnly: true,
   });
   for (let i = 0; i < 2000; i++) {
     const { receipts } = await store.list();
@@ -329,8 +332,14 @@ describe("node_modules are as they were when the quest started", () => {
     shim(join(workspace, "node_modules/.bin/node"), "echo 'PASS add'; exit 0");
     const before = snapshot(workspace);
 
+    // Without the pin the shim is not run either: no package declares it (declared-bins.ts).
     const unpinned = await verifierFor(workspace, { pin: [request(workspace, "npm test")] });
-    expect(finished(await unpinned.verifier.run(request(workspace, "npm test"))).passed).toBe(true);
+    const ran = finished(await unpinned.verifier.run(request(workspace, "npm test")));
+    expect(ran.passed).toBe(false);
+    expect(ran.verification?.notApplied).toContainEqual({
+      path: "node_modules/.bin/node",
+      reason: "undeclared_bin",
+    });
 
     const { verifier, dataDir } = await verifierFor(workspace, {
       pin: [request(workspace, "npm test")],
@@ -341,6 +350,48 @@ describe("node_modules are as they were when the quest started", () => {
     );
     expectCleanAfter(workspace, before, dataDir);
     expectCleanAfter(workspace, before, unpinned.dataDir);
+  }, 60_000);
+
+  it("a `.bin/node` shim planted before activation (the pin holds it) is still not run by `npm test`", async () => {
+    const workspace = projectWithDependencies();
+    shim(join(workspace, "node_modules/.bin/node"), "echo 'PASS add'; exit 0");
+    const pin = pinned(await pinDependencies(workspace));
+    const before = snapshot(workspace);
+    const { verifier, dataDir } = await verifierFor(workspace, {
+      pin: [request(workspace, "npm test")],
+      dependencies: pin,
+      npmCliPath: NPM_CLI,
+    });
+    const ran = finished(await verifier.run(request(workspace, "npm test")));
+    expect(ran.passed).toBe(false);
+    expect(ran.report).toContain("FAIL add(2, 3) is");
+    expectCleanAfter(workspace, before, dataDir);
+  }, 60_000);
+
+  it("a `.bin/grep` planted, run and taken away again while the check runs, in a `.bin` linked whole: the run is pending, without a pin too", async () => {
+    const workspace = projectWithDependencies();
+    mkdirSync(join(workspace, "node_modules/.bin"));
+    writeFileSync(
+      join(workspace, "node_modules/add-check/package.json"),
+      '{ "name": "add-check", "version": "1.0.0", "main": "index.js", "bin": { "add-check": "index.js" } }\n',
+    );
+    symlinkSync("../add-check/index.js", join(workspace, "node_modules/.bin/add-check"));
+    // As npm left it, and older than the timestamps' granularity: the worktree links it whole.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // The check stands in for the agent's background process: through the linked folder, it
+    // plants a grep that always succeeds, runs it, and takes it away.
+    const run = [
+      "printf '#!/bin/sh\\nexit 0\\n' > node_modules/.bin/grep",
+      "chmod +x node_modules/.bin/grep",
+      'PATH="$PWD/node_modules/.bin:$PATH" grep -q PASS src/add.js; rc=$?',
+      "rm node_modules/.bin/grep",
+      "exit $rc",
+    ].join("; ");
+    const { verifier, dataDir } = await verifierFor(workspace, { pin: [request(workspace, run)] });
+    const before = snapshot(workspace);
+    const outcome = await verifier.run(request(workspace, run));
+    expect(pending(outcome)).toContain("node_modules/.bin changed while the check ran");
+    expectCleanAfter(workspace, before, dataDir);
   }, 60_000);
 
   it("a package (and a scoped one) added after activation makes the run pending, naming both", async () => {

@@ -35,6 +35,7 @@ export function evaluatorFor(
     workspace,
     baseline: git(workspace, "rev-parse", "HEAD").trim(),
     dataDir,
+    writer: "pi",
     agentDir: join(dataDir, "agent"),
     home: dataDir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },

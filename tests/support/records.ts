@@ -11,6 +11,7 @@ import { workspaceHome } from "../../src/core/workspace-key.ts";
 import type { QuestController } from "../../src/extension/controller.ts";
 import { hudLines } from "../../src/extension/hud.ts";
 import { openQuestSession } from "../../src/extension/session.ts";
+import { receiptsFolder } from "../../src/receipts/writers.ts";
 import { type FakeQuestUi, fakeQuestUi } from "./fake-quest-ui.ts";
 import { makeWorkspace } from "./workspace.ts";
 
@@ -114,10 +115,15 @@ export function hudText(ui: FakeQuestUi): string[] {
   return state ? hudLines(state).map((line) => line.text) : [];
 }
 
-/** The receipt files of the workspace, by name. */
+/** The folder of the receipts a Pi session writes (src/receipts/writers.ts). */
+export function piReceipts(world: RecordsWorld): string {
+  return receiptsFolder(world.folder, "pi");
+}
+
+/** The receipt files a Pi session wrote in the workspace, by name. */
 export function receiptFiles(world: RecordsWorld): string[] {
   try {
-    return readdirSync(join(world.folder, "receipts"))
+    return readdirSync(piReceipts(world))
       .filter((name) => name.endsWith(".json"))
       .sort();
   } catch {

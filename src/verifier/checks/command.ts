@@ -76,7 +76,8 @@ export type Containment = "pid-namespace" | "process-group";
  * protected file put back from the baseline (a test, configuration, a file the check or an npm
  * script runs, an oracle, a build file, a setup file a test configuration names); the package
  * scripts put back; a test, a configuration or a package.json the learner added, removed; a
- * change in a generated folder (dist/, build/...), which checks never see.
+ * change in a generated folder (dist/, build/...), which checks never see; a `node_modules/.bin`
+ * entry no installed package declares, never run (src/task-verifier/declared-bins.ts).
  */
 export type NotAppliedReason =
   | "outside_editable"
@@ -90,7 +91,8 @@ export type NotAppliedReason =
   | "added_test"
   | "added_configuration"
   | "added_package_json"
-  | "generated";
+  | "generated"
+  | "undeclared_bin";
 
 /** One change of the learner's the run did not see: its path (repository-relative), why, and what named it. */
 export type NotApplied = { path: string; reason: NotAppliedReason; by?: string };
@@ -183,9 +185,11 @@ function tail(text: string): { output: string; cut: boolean } {
  */
 function withNotApplied(summary: string, verification: IsolationEvidence | undefined): string {
   const leftOut = verification?.leftOut ?? [];
-  const protectedOnes = (verification?.notApplied ?? [])
-    .filter(({ reason }) => reason !== "outside_editable" && reason !== "generated")
+  const notApplied = verification?.notApplied ?? [];
+  const protectedOnes = notApplied
+    .filter(({ reason }) => !["outside_editable", "generated", "undeclared_bin"].includes(reason))
     .map(({ path }) => path);
+  const bins = notApplied.filter(({ reason }) => reason === "undeclared_bin").map(({ path }) => path);
   const note = (paths: readonly string[], one: string, many: string) => {
     const shown = paths.slice(0, 3).join(", ");
     const more = paths.length > 3 ? ` and ${paths.length - 3} more` : "";
@@ -196,6 +200,9 @@ function withNotApplied(summary: string, verification: IsolationEvidence | undef
     (leftOut.length > 0 ? note(leftOut, "1 change outside editable", "changes outside editable") : "") +
     (protectedOnes.length > 0
       ? note([...new Set(protectedOnes)], "1 change to a protected file", "changes to protected files")
+      : "") +
+    (bins.length > 0
+      ? note(bins, "1 undeclared node_modules/.bin entry", "undeclared node_modules/.bin entries")
       : "")
   );
 }
@@ -228,6 +235,8 @@ export function notAppliedSentence({ path, reason, by }: NotApplied): string {
       return `${path} would take over the project's package.json: not used`;
     case "generated":
       return `${path} is in a generated folder (dist/, build/...), which checks never see: not used`;
+    case "undeclared_bin":
+      return `${path} is declared by no installed package (a package.json's "bin"): the check does not run it`;
   }
 }
 

@@ -189,6 +189,10 @@ describe("command: the learner's changes the isolated run did not use, in words"
       { path: "dist/app.js", reason: "generated" },
       "dist/app.js is in a generated folder (dist/, build/...), which checks never see: not used",
     ],
+    [
+      { path: "node_modules/.bin/grep", reason: "undeclared_bin" },
+      'node_modules/.bin/grep is declared by no installed package (a package.json\'s "bin"): the check does not run it',
+    ],
   ] as const)("%j: %s", (item, sentence) => {
     expect(notAppliedSentence(item)).toBe(sentence);
   });
