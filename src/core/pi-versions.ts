@@ -52,15 +52,6 @@ export function untestedText(version: string | undefined): string {
   return `pi-quests was tested with ${SUPPORTED_PI_TEXT} (up to ${NEWEST_TESTED_PI}); this is ${which}, which is untested: the quests run, and anything of this Pi that pi-quests cannot read is said when it happens.`;
 }
 
-/**
- * What a learner is told when something pi-quests reads of Pi could not be read (`what`: "who
- * changed the model", "the texts of Pi's own tool refusals"): never a wrong verdict, a sentence.
- */
-export function unreadText(version: string | undefined, what: string): string {
-  const which = version === undefined ? "this Pi" : `this Pi (${version})`;
-  return `pi-quests: ${which} is untested: ${what} could not be read. A check that needs it stays unmet rather than judged on a guess; a newer pi-quests may know this Pi.`;
-}
-
 /** -1, 0 or 1 as `a` is older than, the same as or newer than `b` (major.minor.patch, numerically). */
 export function compareVersions(a: string, b: string): number {
   const parts = (version: string) =>

@@ -30,7 +30,7 @@ import { type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
-import { createPiNotices } from "./pi-notices.ts";
+import { extensionPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
 import { questCompletions } from "./quest-command.ts";
@@ -86,8 +86,8 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   const bash = wireAgentBash(pi, host.modules, { ownCommand: QUEST_COMMAND, notify });
   const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
   // What this Pi is told once: untested, or something of it that could not be read (pi-notices.ts).
-  const piNotices = createPiNotices(host.version, processMemory().told);
-  const translator = createPiEventTranslator();
+  const piNotices = extensionPiNotices(host.version, notify);
+  const translator = createPiEventTranslator(piNotices.translatorOptions);
   const looks = changedPathsLooks(quests);
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
@@ -107,7 +107,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     const sessionId = ctx.sessionManager.getSessionId();
     // A second delivery for the open session (Pi 1.5's RPC fork and new session) changes nothing.
     if (quests.isOpen(sessionId)) return;
-    piNotices.sessionStarted((text) => notify(ctx, text));
+    piNotices.sessionStarted(ctx);
     quests.start(ctx, sessionId, () => {
       const parentSession = ctx.sessionManager.getHeader()?.parentSession;
       return translator.sessionStart({
@@ -144,7 +144,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   );
   // Who asked for a model or a level, read from the handler's own stack (act-origin.ts).
   const originOf = createOriginReader(host.packageDir);
-  const readOrigin = (ctx: ExtensionContext) => originOf((text) => notify(ctx, text));
+  const readOrigin = (ctx: ExtensionContext) => originOf((text) => piNotices.originUnread(ctx, text));
   pi.on(
     "model_select",
     withLabels((event, ctx) =>
@@ -283,6 +283,7 @@ function blockGuardedCall(
   translator: PiEventTranslator,
   record: (event: PiEvent) => void,
 ): ToolCallEventResult | undefined {
+  translator.toolCallSeen(event.toolCallId);
   const home = homedir();
   const decision = guardToolCall(event, {
     cwd: ctx.cwd,

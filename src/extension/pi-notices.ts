@@ -1,37 +1,43 @@
 /**
- * What the learner is told about the Pi that runs pi-quests, each once per Pi process: Pi calls
- * the extension's factory again for every session (`/new`, `/fork`, `/resume`, `/reload`), so
- * what was said lives in the process's memory (process-memory.ts), not in a module variable.
- *
- * - A Pi newer than pi-quests was tested with (src/core/pi-versions.ts) runs, and says so at
- *   its first session start.
- * - Something pi-quests reads of Pi's texts or internals that this Pi did not give as pi-quests
- *   knows it (docs/architecture.md lists each: Pi's refusal texts, who changed the model, ...)
- *   is said when it happens: "this Pi is untested: X could not be read". The check that needed it
- *   stays unmet; nothing is judged on a guess.
+ * The extension's side of "this Pi is untested" (src/core/untested-pi.ts, which words it and
+ * says each thing once per process): where it is told. A newer Pi's start and an origin that
+ * could not be read go to the session they happen in; what the translator could not read
+ * (src/events/blocks.ts) to the latest session's notifications, or stderr in print mode.
  */
-import { piSupportOf, unreadText, untestedText } from "../core/pi-versions.ts";
+import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { piSupportOf } from "../core/pi-versions.ts";
+import { createPiNotices } from "../core/untested-pi.ts";
+import type { TranslatorOptions } from "../events/translator.ts";
+import { processMemory } from "./process-memory.ts";
 
-export type PiNotices = {
-  /** A session started: an untested Pi says so (the first time in this process). */
-  sessionStarted(tell: (text: string) => void): void;
-  /** `what` of this Pi could not be read: said the first time in this process. */
-  unread(what: string, tell: (text: string) => void): void;
+type Notify = (ctx: ExtensionContext, text: string) => void;
+
+export type ExtensionPiNotices = {
+  /** How the translator reads Pi's refusal texts on this Pi, and where it says what it could not. */
+  translatorOptions: TranslatorOptions;
+  /** A session started (told in it from now on): a newer Pi says it is untested, once. */
+  sessionStarted(ctx: ExtensionContext): void;
+  /** An origin could not be read (act-origin.ts's `text`); on a newer Pi, said as this Pi's change. */
+  originUnread(ctx: ExtensionContext, text: string): void;
 };
 
-/** The notices for the Pi of `version` (undefined: not known); `told` remembers what was said. */
-export function createPiNotices(version: string | undefined, told: Set<string>): PiNotices {
-  const once = (key: string, text: string, tell: (text: string) => void) => {
-    if (told.has(key)) return;
-    told.add(key);
-    tell(text);
-  };
+export function extensionPiNotices(version: string | undefined, notify: Notify): ExtensionPiNotices {
+  const notices = createPiNotices(version, processMemory().told);
+  const untested = piSupportOf(version).kind === "untested";
+  let session: ExtensionContext | undefined;
+  const tell = (text: string) => (session?.hasUI ? notify(session, text) : process.stderr.write(`${text}\n`));
   return {
-    sessionStarted(tell) {
-      if (piSupportOf(version).kind === "untested") once("untested-pi", untestedText(version), tell);
+    translatorOptions: {
+      refusals: untested ? "untested" : "known",
+      unread: (reading, detail) => notices.unread(reading, tell, detail),
     },
-    unread(what, tell) {
-      once(`unread:${what}`, unreadText(version, what), tell);
+    sessionStarted(ctx) {
+      session = ctx;
+      notices.sessionStarted((text) => notify(ctx, text));
+    },
+    originUnread(ctx, text) {
+      if (untested) notices.unread("origin", (said) => notify(ctx, said));
+      else notify(ctx, text);
     },
   };
 }

@@ -10,7 +10,7 @@
  * - each progress file as this process last wrote it, and each event log as this process last
  *   left it (record-memory.ts compares the files with them when a session opens);
  * - what the learner was told once for the whole process: that this Pi is untested, or that
- *   something of it could not be read (pi-notices.ts), or why pi-quests did not start.
+ *   something of it could not be read (src/core/untested-pi.ts), or why pi-quests did not start.
  *
  * Code loaded into Pi can read and change this too: it guards against files changed on disk,
  * not against code in the same process (docs/security.md, 14).
