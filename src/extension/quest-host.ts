@@ -14,7 +14,9 @@
  *   that one first, and the new one opens only once it is closed;
  * - a `session_shutdown` without an open session, or a second one, closes nothing.
  */
+
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { couldNotRead } from "../core/untested-pi.ts";
 import type { PiEvent } from "../events/names.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import type { Loaded, PiHost, PiTui } from "../runtime/pi-host.ts";
@@ -157,7 +159,7 @@ function sessionOpeners(
     const ui = uiOf(ctx);
     if (ctx.mode === "tui") {
       const tui = await fromPi.tui.load();
-      if (!tui.ok) throw new Error(`pi-tui, which draws the HUD, was not found: ${tui.message}`);
+      if (!tui.ok) throw new Error(couldNotRead(fromPi.host.version, "piTui", tui.message));
     }
     // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
     const { openQuestSession } = await import("./session.ts");

@@ -35,6 +35,7 @@ import type * as Pi from "@earendil-works/pi-coding-agent";
 import type * as Tui from "@earendil-works/pi-tui";
 import { piPackageFolderOf, piPackageVersion } from "../core/pi-package.ts";
 import { piSupportOf, tooOldText, UPDATE_PI } from "../core/pi-versions.ts";
+import { couldNotRead } from "../core/untested-pi.ts";
 import { PI_SDK_NAMES, type PiSdk, type PiSdkSource } from "../probes/pi-sdk.ts";
 
 const PI_PACKAGE = "@earendil-works/pi-coding-agent";
@@ -156,8 +157,12 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<HostLo
   if (!byName.ok) {
     const version = byName.version ?? (beside ? piPackageVersion(beside.packageDir) : undefined);
     const problem = `${besideProblem}, and ${byName.message}`;
-    const untested = version === undefined ? "" : `this Pi (${version}) is untested: `;
-    return { ok: false, message: `${untested}Pi's modules were not found: ${problem}` };
+    // A Pi of a known version whose modules are not what pi-quests reads is untested; else no Pi.
+    const message =
+      version === undefined
+        ? `Pi's modules were not found: ${problem}`
+        : couldNotRead(version, "modules", problem);
+    return { ok: false, message };
   }
   const modules = byName.value;
   const packageDir = packageDirOf(modules, script, options.env);
@@ -211,24 +216,29 @@ export async function loadPiTui(
  */
 export async function loadPiAi(options: PiHostOptions = {}): Promise<Loaded<PiAi>> {
   const script = "entryScript" in options ? options.entryScript : process.argv[1];
-  const importFile = options.importFile ?? defaultImport;
   const beside = script ? piIndexBeside(script) : undefined;
-  if (!beside)
-    return importNamed<PiAi>(options.importByName ?? (() => import(PI_AI_VIEW)), PI_AI_NAMES, PI_AI_VIEW);
+  if (!beside) {
+    const byName = options.importByName ?? (() => import(PI_AI_VIEW));
+    return importNamed<PiAi>(byName, PI_AI_NAMES, PI_AI_VIEW);
+  }
   // In Pi, never by name: Node would resolve it from pi-quests' files, maybe to another copy.
+  const version = piPackageVersion(beside.packageDir);
   const view = piAiViewBeside(dirname(beside.index));
   if (!view) {
-    const version = piPackageVersion(beside.packageDir) ?? "of an unknown version";
-    return {
-      ok: false,
-      message: `this Pi (${version}) is untested: where it keeps ${PI_AI_VIEW} for extensions could not be read (no chunks/virtual-modules-*.js or core/extensions/pi-ai-extension-view.js beside ${beside.index})`,
-    };
+    const looked = `no chunks/virtual-modules-*.js or core/extensions/pi-ai-extension-view.js beside ${beside.index}`;
+    return { ok: false, message: couldNotRead(version, "piAi", looked) };
   }
+  const importFile = options.importFile ?? defaultImport;
   const load = async () => {
     const module = (await importFile(pathToFileURL(view.file).href)) as Record<string, unknown> | null;
     return view.key ? (module?.[view.key] as Record<string, unknown> | undefined)?.[PI_AI_VIEW] : module;
   };
-  return importNamed<PiAi>(load, PI_AI_NAMES, `${view.file} (${PI_AI_VIEW})`);
+  const loaded = await importNamed<PiAi>(
+    load,
+    PI_AI_NAMES,
+    view.key ? `${view.file}'s ${view.key}` : view.file,
+  );
+  return loaded.ok ? loaded : { ok: false, message: couldNotRead(version, "piAi", loaded.message) };
 }
 
 /**

@@ -3,12 +3,12 @@
  * in a folder whose package.json is Pi's; else Pi imported by its name; else a sentence. pi-tui
  * from Pi's own package folder. The CLI's SDK, imported when first asked for.
  */
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { PI_SDK_NAMES } from "../../src/probes/pi-sdk.ts";
-import { loadPiTui, loadRunningPi, piIndexBeside, piSdkBeside } from "../../src/runtime/pi-host.ts";
+import { loadPiAi, loadPiTui, loadRunningPi, piIndexBeside, piSdkBeside } from "../../src/runtime/pi-host.ts";
 import { REPO } from "../support/cli.ts";
 import { makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
 
@@ -137,7 +137,7 @@ describe("Pi's modules from the script Pi runs", () => {
     const version = JSON.parse(readFileSync(join(PCA, "package.json"), "utf8")).version;
     expect(untested).toEqual({
       ok: false,
-      message: `this Pi (${version}) is untested: Pi's modules were not found: ${join(PCA, "dist/bundle/index.js")} has no createAgentSession, and @earendil-works/pi-coding-agent has no createAgentSession`,
+      message: `this Pi (${version}) is untested: Pi's modules (the index beside the script Pi runs) could not be read (${join(PCA, "dist/bundle/index.js")} has no createAgentSession, and @earendil-works/pi-coding-agent has no createAgentSession)`,
     });
   });
 
@@ -193,6 +193,58 @@ describe("pi-tui", () => {
     const cut = loaded.value.truncateToWidth("\u001b[31mabcdef\u001b[39m", 4);
     expect(cut.replace(new RegExp(`${ESC}\\[[0-9;]*m`, "g"), "")).toBe("a...");
     expect(cut.startsWith("\u001b[31m")).toBe(true);
+  });
+});
+
+describe("pi-ai for the scripted model: the one the running Pi gives its extensions", () => {
+  const PREVIOUS = realpathSync(join(REPO, "node_modules/pi-previous"));
+  const byNameInCheckout = () => import("@earendil-works/pi-ai/compat");
+
+  it("in the bundled Pi, is the bundle's own (its virtual modules chunk), not the copy the name resolves to", async () => {
+    const loaded = await loadPiAi({ entryScript: BUNDLED_CLI });
+    if (!loaded.ok) throw new Error(loaded.message);
+    const chunks = join(PCA, "dist/bundle/chunks");
+    const chunk = readdirSync(chunks).find((name) => name.startsWith("virtual-modules-"));
+    const { VIRTUAL_MODULES } = await import(pathToFileURL(join(chunks, chunk ?? "")).href);
+    expect(loaded.value.registerFauxProvider).toBe(
+      VIRTUAL_MODULES["@earendil-works/pi-ai/compat"].registerFauxProvider,
+    );
+    expect(loaded.value.registerFauxProvider).not.toBe((await byNameInCheckout()).registerFauxProvider);
+  });
+
+  it("in the unbundled Pi (Pi 1.5.2's dist/cli.js), is its extension view of pi-ai", async () => {
+    const loaded = await loadPiAi({ entryScript: join(PREVIOUS, "dist/cli.js") });
+    if (!loaded.ok) throw new Error(loaded.message);
+    const view = await import(
+      pathToFileURL(join(PREVIOUS, "dist/core/extensions/pi-ai-extension-view.js")).href
+    );
+    expect(loaded.value.registerFauxProvider).toBe(view.registerFauxProvider);
+    expect(loaded.value.registerFauxProvider).not.toBe((await byNameInCheckout()).registerFauxProvider);
+  });
+
+  it("outside Pi (a test, the checkout), is the one its name gives", async () => {
+    const loaded = await loadPiAi({ entryScript: "/usr/bin/something" });
+    if (!loaded.ok) throw new Error(loaded.message);
+    expect(loaded.value.registerFauxProvider).toBe((await byNameInCheckout()).registerFauxProvider);
+  });
+
+  it("in a Pi that keeps it elsewhere, or without the names, is never taken by name: this Pi is untested", async () => {
+    const pi = packageLike("@earendil-works/pi-coding-agent", "dist/index.js", "1.7.0");
+    const byName = async () => {
+      throw new Error("never asked");
+    };
+    const cli = join(pi, "dist/bundle/cli.js");
+    expect(await loadPiAi({ entryScript: cli, importByName: byName })).toEqual({
+      ok: false,
+      message: `this Pi (1.7.0) is untested: the pi-ai Pi gives its extensions (@earendil-works/pi-ai/compat) could not be read (no chunks/virtual-modules-*.js or core/extensions/pi-ai-extension-view.js beside ${join(pi, "dist/bundle/index.js")})`,
+    });
+    const chunk = join(pi, "dist/bundle/chunks/virtual-modules-NEW.js");
+    mkdirSync(join(pi, "dist/bundle/chunks"));
+    writeFileSync(chunk, 'export const VIRTUAL_MODULES = { "@earendil-works/pi-ai": {} };\n');
+    expect(await loadPiAi({ entryScript: cli, importByName: byName })).toEqual({
+      ok: false,
+      message: `this Pi (1.7.0) is untested: the pi-ai Pi gives its extensions (@earendil-works/pi-ai/compat) could not be read (${chunk}'s VIRTUAL_MODULES has no registerFauxProvider, fauxAssistantMessage, fauxText, fauxToolCall, getCurrentSystemPrompt, getCurrentTools)`,
+    });
   });
 });
 
