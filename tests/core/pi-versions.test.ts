@@ -62,6 +62,13 @@ describe("the supported Pi range", () => {
     );
   });
 
+  it("is the range the README and the architecture say", () => {
+    for (const doc of ["README.md", "docs/architecture.md"])
+      expect(readFileSync(join(REPO, doc), "utf8").replace(/\s+/g, " "), doc).toContain(
+        `pi-quests supports ${SUPPORTED_PI_TEXT}`,
+      );
+  });
+
   it("compares versions by number, not by text", () => {
     expect(compareVersions("1.10.0", "1.6.0")).toBe(1);
     expect(compareVersions("2.0.0", "1.6.0")).toBe(1);
