@@ -62,8 +62,8 @@ describe("the supported Pi range", () => {
     );
   });
 
-  it("is the range the README and the architecture say", () => {
-    for (const doc of ["README.md", "docs/architecture.md"])
+  it("is the range the README, the architecture and the format reference say", () => {
+    for (const doc of ["README.md", "docs/architecture.md", "docs/quest-format.md"])
       expect(readFileSync(join(REPO, doc), "utf8").replace(/\s+/g, " "), doc).toContain(
         `pi-quests supports ${SUPPORTED_PI_TEXT}`,
       );
