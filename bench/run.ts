@@ -9,6 +9,7 @@ import { benchCurriculum, curriculumTable } from "./curriculum.ts";
 import { benchEngine, engineTable } from "./engine.ts";
 import { benchExtension, extensionTable, turnEndTable } from "./extension.ts";
 import { benchFingerprint, fingerprintTable } from "./fingerprint.ts";
+import { benchPacks, packsReport } from "./packs.ts";
 import { benchPlays, playsTable } from "./plays.ts";
 import {
   benchJustWrittenWithBuilt,
@@ -41,6 +42,8 @@ process.stdout.write("\n## Extension: the turn_end handler\n\n");
 process.stdout.write(`${turnEndTable(extension)}\n`);
 process.stdout.write("\n## Extension: the agent's bash in the sandbox, per command\n\n");
 process.stdout.write(`${bashSandboxTable(await benchBashSandbox())}\n`);
+// Quest packs: five pack packages installed against none (under ~/.cache/pi-quests-bench-packs).
+process.stdout.write(`\n${packsReport(await benchPacks())}\n`);
 
 process.stdout.write(
   "\n## What a call changed (`changedPaths`): the looks per tool call against `git status`\n\n",

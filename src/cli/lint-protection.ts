@@ -79,7 +79,7 @@ export function warningFor(loads: readonly UnprotectedLoad[]): string {
 }
 
 /** A check's `cwd` as a folder of the repository ("" the root); undefined when it names none there. */
-function repositoryFolder(cwd: string | undefined): string | undefined {
+export function repositoryFolder(cwd: string | undefined): string | undefined {
   const relative = (cwd ?? ".").replace(/^\{(workspace|sandbox)\}(\/|$)/, "");
   if (relative.startsWith("{") || posix.isAbsolute(relative)) return undefined;
   const folder = posix.normalize(relative === "" ? "." : relative).replace(/\/+$/, "");
@@ -133,7 +133,7 @@ function manifestAt(file: string): Record<string, unknown> | undefined {
 }
 
 /** The problems as diagnostics at their place in the quest file (the whole file if it cannot be read again). */
-async function locate(
+export async function locate(
   file: string,
   problems: ReadonlyArray<{ path: PropertyKey[]; message: string }>,
 ): Promise<Diagnostic[]> {

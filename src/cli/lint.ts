@@ -1,12 +1,15 @@
 /** `pi-quests lint PATH...`: every quest file and pack checked against the format. */
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { loadQuests } from "../verifier/loader.ts";
+import { defaultPackId, readPackManifest } from "../verifier/pack-manifest.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, tryParse } from "./io.ts";
+import { lintPackageManifest } from "./lint-manifest.ts";
+import { packageScriptWarnings } from "./lint-package-scripts.ts";
 import { protectionWarnings } from "./lint-protection.ts";
 import { LINT_USAGE } from "./usage.ts";
 
@@ -44,23 +47,35 @@ export async function lint(args: string[], io: CliIo): Promise<number> {
     warnings += diagnostics.length;
     for (const diagnostic of diagnostics) io.stderr(`warning: ${formatDiagnostic(diagnostic)}\n`);
   };
-  for (const path of parsed.positionals) {
-    const absolute = resolve(io.cwd, path);
+  const lintPack = async (absolute: string, defaultId?: string) => {
     const loaded = await loadQuests(absolute);
-    if (!loaded.ok) {
-      report(loaded.diagnostics);
-      continue;
-    }
-    quests += loaded.value.length;
-    warn(await protectionWarnings(loaded.value));
-    // A pack folder's plays are checked against its quests; a lone quest file has none.
-    if (!(await isFolder(absolute))) continue;
-    const loadedPlays = await loadPlays(
-      absolute,
-      loaded.value.map((quest) => quest.id),
-    );
+    if (loaded.ok) {
+      quests += loaded.value.length;
+      warn([...(await protectionWarnings(loaded.value)), ...(await packageScriptWarnings(loaded.value))]);
+    } else report(loaded.diagnostics);
+    // A pack folder's plays are checked against its quests, in the same run even when a quest
+    // file has problems (as long as every file gives its id), and its pack.yaml; a lone quest
+    // file has neither.
+    if (!(await isFolder(absolute))) return;
+    const manifest = await readPackManifest(absolute, defaultId ?? basename(absolute));
+    if (!manifest.ok) report(manifest.diagnostics);
+    const questIds = loaded.ok ? loaded.value.map((quest) => quest.id) : loaded.questIds;
+    if (questIds === undefined) return;
+    const loadedPlays = await loadPlays(absolute, questIds);
     if (loadedPlays.ok) plays += loadedPlays.value.length;
     else report(loadedPlays.diagnostics);
+  };
+  for (const path of parsed.positionals) {
+    const absolute = resolve(io.cwd, path);
+    // A Pi package's folder: its pi manifest, then each pack it lists (lint-manifest.ts).
+    const asPackage = (await isFolder(absolute)) ? await lintPackageManifest(absolute) : undefined;
+    if (!asPackage) {
+      await lintPack(absolute);
+      continue;
+    }
+    if (asPackage.diagnostics.length > 0) report(asPackage.diagnostics);
+    warn(asPackage.warnings);
+    for (const pack of asPackage.packs) await lintPack(pack.dir, defaultPackId(pack.defaultId));
   }
   if (invalid) return EXIT.invalid;
   const valid = plays > 0 ? `${quests} quest(s) and ${plays} play(s) valid` : `${quests} quest(s) valid`;
@@ -70,5 +85,5 @@ export async function lint(args: string[], io: CliIo): Promise<number> {
 }
 
 async function isFolder(path: string): Promise<boolean> {
-  return (await stat(path)).isDirectory();
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }

@@ -6,7 +6,16 @@
 import { type CliCommand, synopsisOf } from "./command.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
-import { CHECK_USAGE, LINT_USAGE, PLAY_USAGE, RECEIPTS_USAGE, SANDBOX_USAGE, TEST_USAGE } from "./usage.ts";
+import {
+  CHECK_USAGE,
+  INIT_USAGE,
+  LINT_USAGE,
+  PACKS_USAGE,
+  PLAY_USAGE,
+  RECEIPTS_USAGE,
+  SANDBOX_USAGE,
+  TEST_USAGE,
+} from "./usage.ts";
 
 export type { CliIo } from "./io.ts";
 
@@ -47,6 +56,18 @@ export const COMMANDS: readonly CliCommand[] = [
     summary: "reassess recorded receipts against the files, running nothing",
     usage: RECEIPTS_USAGE,
     load: async () => (await import("./receipts.ts")).receiptsCommand,
+  },
+  {
+    name: "packs",
+    summary: "list the quest packs Pi would offer in a folder, and why others are not",
+    usage: PACKS_USAGE,
+    load: async () => (await import("./packs.ts")).packs,
+  },
+  {
+    name: "init",
+    summary: "create a new quest pack, ready to publish as a Pi package",
+    usage: INIT_USAGE,
+    load: async () => (await import("./init.ts")).init,
   },
 ];
 
@@ -103,9 +124,32 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stderr(`pi-quests: unknown command "${name}"; the commands are ${commandNames()}\n\n${USAGE}`);
     return EXIT.invalid;
   } catch (error) {
+    const unwritable = unwritableFileSentence(error);
+    if (unwritable) {
+      io.stderr(unwritable);
+      return EXIT.pending;
+    }
     // A bug of ours, not the user's input: say so in a sentence; the stack only on request.
     io.stderr(`pi-quests: internal error: ${(error as Error).message ?? error}\n`);
     if (io.env.PI_QUESTS_DEBUG) io.stderr(`${(error as Error).stack}\n`);
     return EXIT.pending;
   }
+}
+
+const UNWRITABLE: Record<string, string> = {
+  EROFS: "a read-only file system",
+  EACCES: "permission denied",
+  EPERM: "not permitted",
+  ENOSPC: "no space left",
+};
+
+/**
+ * The sentence for a file pi-quests could not write (its records in a read-only data dir: a
+ * `pi-quests check` run from Pi's sandboxed bash, where the data dir is a read-only empty folder).
+ */
+export function unwritableFileSentence(error: unknown): string | undefined {
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  const why = typeof code === "string" ? UNWRITABLE[code] : undefined;
+  if (!why || typeof path !== "string") return undefined;
+  return `pi-quests: cannot write ${path} (${why}). pi-quests keeps its records in its data dir ({agent_dir}/quests, or --data-dir DIR): run it where that folder can be written. Inside Pi, the agent's bash sees the data dir as an empty, read-only folder (docs/security.md, 13).\n`;
 }

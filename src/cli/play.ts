@@ -13,10 +13,17 @@ import { mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { PLAY_MODEL, PLAY_PROVIDER, PLAY_REPLIES_ENV } from "../core/play-replies.ts";
+import {
+  PLAY_DISPOSABLE_ENV,
+  PLAY_MODEL,
+  PLAY_PROVIDER,
+  PLAY_REPLIES_ENV,
+  PLAY_SOLUTION_ENV,
+} from "../core/play-replies.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import type { Play } from "../verifier/play.ts";
 import { loadPlays, readPlayFile } from "../verifier/play-loader.ts";
+import { playStepsInWords } from "../verifier/play-words.ts";
 import { EXIT } from "./exit-codes.ts";
 import { agentDirOf, type CliIo, printDiagnostics, tryParse } from "./io.ts";
 import { playRepliesOf, playRequirements } from "./plays/chain-run.ts";
@@ -24,7 +31,6 @@ import { openPlayContainment } from "./plays/containment.ts";
 import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
 import { findPi } from "./plays/pi-binary.ts";
 import { planChains } from "./plays/plan.ts";
-import { describeStep } from "./plays/play-steps.ts";
 import { chainSetting, makeChainFolders, playEnv } from "./plays/runner.ts";
 import { PLAY_USAGE } from "./usage.ts";
 
@@ -102,6 +108,8 @@ export async function play(args: string[], io: CliIo): Promise<number> {
     } else {
       delete env.PI_QUESTS_START;
     }
+    // The folders go when Pi exits: the play controls remove the session file as Pi quits.
+    if (!values.keep) env[PLAY_DISPOSABLE_ENV] = "1";
     const piArgs = solution?.ok
       ? await offline(solution.value, folders.agentDir, env, io)
       : await withAuthorsModel(agentDirOf(io), folders.agentDir);
@@ -127,13 +135,18 @@ async function offline(
   const replies = join(agentDir, "replies.json");
   await writeFile(replies, playRepliesOf(solution));
   env[PLAY_REPLIES_ENV] = replies;
+  env[PLAY_SOLUTION_ENV] = solution.source;
   io.stderr(`pi-quests play: the scripted model follows ${solution.source}; its steps:\n`);
-  for (const [index, step] of solution.steps.entries()) io.stderr(`  ${index + 1}. ${describeStep(step)}\n`);
+  for (const [index, step] of playStepsInWords(solution.steps).entries())
+    io.stderr(`  ${index + 1}. ${step.replaceAll("\n", "\n  ")}\n`);
+  io.stderr("pi-quests play: Pi's screen covers these: /quest solution in that Pi shows them again.\n");
   return [
     "-e",
     EXTENSION_FILES[0],
     "-e",
     EXTENSION_FILES[1],
+    "-e",
+    EXTENSION_FILES[2],
     "--offline",
     "--provider",
     PLAY_PROVIDER,
@@ -148,7 +161,7 @@ async function withAuthorsModel(ownAgentDir: string, agentDir: string): Promise<
     const own = join(ownAgentDir, name);
     if (existsSync(own)) await symlink(own, join(agentDir, name));
   }
-  return ["-e", EXTENSION_FILES[1]];
+  return ["-e", EXTENSION_FILES[1], "-e", EXTENSION_FILES[2]];
 }
 
 function openTui(

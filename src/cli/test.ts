@@ -7,17 +7,20 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { VERSION } from "../core/version.ts";
 import { loadQuests } from "../verifier/loader.ts";
 import { loadPlays } from "../verifier/play-loader.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { EXIT } from "./exit-codes.ts";
 import { type CliIo, printDiagnostics, tryParse } from "./io.ts";
 import { EXTENSION_FILES, PLAY_TIMEOUTS } from "./plays/defaults.ts";
+import { packDigest } from "./plays/pack-digest.ts";
 import { findPi } from "./plays/pi-binary.ts";
 import { planAdvisedOrder, planChains } from "./plays/plan.ts";
 import { type TestReport, testExitCode } from "./plays/report.ts";
 import { isReporterName, REPORTER_NAMES, REPORTERS } from "./plays/reporters.ts";
 import { type PlayRun, runPlays, shareRequirements } from "./plays/runner.ts";
+import { chainsOfShard, parseShard } from "./plays/shard.ts";
 import { TEST_USAGE } from "./usage.ts";
 
 const TEST_OPTIONS = {
@@ -28,8 +31,13 @@ const TEST_OPTIONS = {
   strict: { type: "boolean" },
   "advised-order": { type: "boolean" },
   keep: { type: "boolean" },
+  shard: { type: "string" },
+  merge: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/** What a merge refuses: each belongs to the runs of the shards it joins. */
+const MERGE_ALONE = ["quest", "chapter", "jobs", "strict", "advised-order", "keep", "shard"] as const;
 
 const invalid = (io: CliIo, message: string): number => {
   io.stderr(`pi-quests test: ${message}\n`);
@@ -48,11 +56,19 @@ export async function test(args: string[], io: CliIo): Promise<number> {
     io.stdout(TEST_USAGE);
     return EXIT.pass;
   }
-  if (positionals.length !== 1)
-    return invalid(io, `give exactly one pack folder (got ${positionals.length})`);
   const reporter = values.reporter ?? "text";
   if (!isReporterName(reporter))
     return invalid(io, `--reporter is one of ${REPORTER_NAMES.join(", ")}, not "${reporter}"`);
+  if (values.merge) {
+    const alone = MERGE_ALONE.find((option) => values[option] !== undefined);
+    if (alone !== undefined)
+      return invalid(io, `--merge joins the shards' reports: --${alone} belongs to the shards' runs`);
+    return (await import("./test-merge.ts")).testMerge(positionals, reporter, io);
+  }
+  if (positionals.length !== 1)
+    return invalid(io, `give exactly one pack folder (got ${positionals.length})`);
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (shard && !shard.ok) return invalid(io, shard.message);
   const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
     return invalid(io, `--jobs is a whole number from 1 to 64, not "${values.jobs}"`);
@@ -79,13 +95,15 @@ export async function test(args: string[], io: CliIo): Promise<number> {
   const chosen = advised
     ? sequence.filter((play) => asked(play.quest))
     : plays.value.filter((play) => asked(play.quest));
+  const mine = shard?.shard;
   // Planned with every play: a chosen quest's requirements are set up by their own pass plays.
+  const chains = planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play));
+  // The advised order is one chain: a shard's run plays it whole in shard 1.
   const runs: PlayRun[] = advised
-    ? [{ kind: "sequence", plays: sequence }]
-    : shareRequirements(
-        planChains(quests.value, plays.value).filter((chain) => chosen.includes(chain.play)),
-        jobs,
-      );
+    ? mine && mine.index !== 1
+      ? []
+      : [{ kind: "sequence", plays: sequence }]
+    : shareRequirements(mine ? chainsOfShard(chains, mine) : chains, jobs);
   const { reports: played, kept } = await runPlays(runs, {
     pack,
     piCli: pi.pi.cli,
@@ -103,12 +121,26 @@ export async function test(args: string[], io: CliIo): Promise<number> {
   const report: TestReport = {
     pack: positionals[0] ?? "",
     plays: reports,
-    unproven: unproven(
-      quests.value.filter((quest) => asked(quest.id)),
-      chosen,
-    ),
+    // A shard's run leaves the unproven quests to shard 1, so that merged they are said once.
+    unproven:
+      mine && mine.index !== 1
+        ? []
+        : unproven(
+            quests.value.filter((quest) => asked(quest.id)),
+            chosen,
+          ),
     strict: values.strict === true,
     piVersion: pi.pi.version,
+    ...(mine
+      ? {
+          shard: {
+            ...mine,
+            planned: chosen.map((play) => `${play.quest}/${play.name}`),
+            packDigest: await packDigest({ pack, quests: quests.value, plays: plays.value }),
+            piQuestsVersion: VERSION,
+          },
+        }
+      : {}),
   };
   io.stdout(await REPORTERS[reporter](report));
   if (kept) io.stderr(`pi-quests test: the plays' folders are kept in ${kept}\n`);

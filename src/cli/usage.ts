@@ -38,6 +38,7 @@ Exit codes: 0 pass, 1 fail, 2 pending, 3 invalid input (a quest file, an events 
 `;
 
 export const TEST_USAGE = `Usage: pi-quests test PACK_DIR [options]
+       pi-quests test --merge SHARD.json... [--reporter NAME]
 
 Plays every quest's solutions in the real Pi (offline, with pi-quests' scripted model):
 solutions/QUEST/pass.yaml and each pass-NAME.yaml (another honest way) must end with the quest
@@ -55,7 +56,17 @@ Options:
   --advised-order        play only each quest's pass play, all in one workspace in pack
                          order: every quest after all the quests before it, as a learner
                          who follows the pack's order (not only after its requires)
-  --keep                 keep the plays' folders, and print where they are
+  --keep                 keep the plays' folders (one a play, named QUEST--PLAY), and
+                         print where they are
+  --shard K/N            play only shard K of N (1 <= K <= N): a deterministic share of the
+                         chains (a play with the pass plays of what it requires, never split;
+                         the advised order is one chain, in shard 1), the same on any machine.
+                         Every play is in exactly one shard; unproven quests are said by shard 1.
+                         Each shard's report names its shard (the JUnit suite, the JSON "shard")
+  --merge                join the JSON reports of a run's N shards (--shard K/N --reporter json)
+                         into one report, printed with --reporter, exiting as one run would.
+                         Refused (exit 3, naming the file): reports of another pack, pi-quests,
+                         Pi, --strict or selection of plays, a shard missing or given twice
   -h, --help             this text
 
 Pi: PI_QUESTS_PI names Pi's cli.js; else the @earendil-works/pi-coding-agent installed with
@@ -107,4 +118,31 @@ Options:
   -h, --help       this text
 
 Exit codes: 0 listed, 3 invalid input.
+`;
+
+export const PACKS_USAGE = `Usage: pi-quests packs [--cwd DIR] [--json]
+
+Lists the quest packs Pi would offer in DIR (default: the current folder): the built-in
+pack, the packs of the Pi packages installed for the user and the project (pi install,
+pi install -l; their package.json's pi.quests), the project's .pi/quests/ when Pi trusts
+the project, or PI_QUESTS_PACK's pack alone. Pi's agent folder is PI_CODING_AGENT_DIR
+(default ~/.pi/agent); Pi is found as pi-quests test finds it (PI_QUESTS_PI, beside
+pi-quests, or on PATH). A pack that is not offered is a problem with its file and line.
+
+Options:
+  --cwd DIR   the folder Pi would run in
+  --json      {"packs": [{"id", "title", "source", "path", "quests"}], "problems": [...]}
+
+Exit codes: 0 listed (problems included), 3 invalid arguments.
+`;
+
+export const INIT_USAGE = `Usage: pi-quests init DIR
+
+Creates a new quest pack in DIR, ready to publish as a Pi package: package.json (pi.quests,
+pi.extensions: [], the keyword pi-package; pi-quests and Pi as peer dependencies),
+pack.yaml, one quest with a sandbox, a pass and a fail play, a README with the one
+command learners install it with, and a GitHub Actions workflow that runs pi-quests test
+in shards. It passes pi-quests lint DIR and pi-quests test DIR as created.
+
+Exit codes: 0 created, 3 DIR is not absent or empty (nothing is written).
 `;

@@ -48,6 +48,19 @@ export type PlayReplies = { version: 1; runs: Reply[][]; reviews?: Reply[][] };
 /** The variable that names the replies file. */
 export const PLAY_REPLIES_ENV = "PI_QUESTS_PLAY_REPLIES";
 
+/**
+ * The variable that names the play file a `pi-quests play --solution` Pi follows: `/quest
+ * solution` in that Pi shows its steps, which Pi's screen wipes from the terminal.
+ */
+export const PLAY_SOLUTION_ENV = "PI_QUESTS_PLAY_SOLUTION";
+
+/**
+ * Set by `pi-quests play` when the play's folders are removed after Pi exits: on quitting, the
+ * play controls remove the session file first, so Pi does not print "To resume this session"
+ * for a session that is about to be deleted (Pi prints it only for a file that exists).
+ */
+export const PLAY_DISPOSABLE_ENV = "PI_QUESTS_PLAY_DISPOSABLE";
+
 /** The provider and its models, as `pi --provider PLAY_PROVIDER --model PLAY_MODEL` names them. */
 export const PLAY_PROVIDER = "pi-quests-play";
 /** No reasoning: what a play starts with. */

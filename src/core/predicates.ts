@@ -234,3 +234,45 @@ export const FieldPredicateSchema = operatorPredicate<FieldPredicate>({
     { name: "min/max", keys: { min: NUMBER, max: NUMBER }, required: [] },
   ],
 });
+
+/**
+ * An integer predicate about a value that is never outside `lowest`..`highest` (a count, an exit
+ * code): one that no value in that range satisfies can never pass, and is refused when the quest
+ * is loaded (`count: -1`, `count: {max: -1}`, `exit_code: 256`) instead of failing every time.
+ */
+export function boundedIntPredicate(
+  what: string,
+  lowest: number,
+  highest = Number.MAX_SAFE_INTEGER,
+): z.ZodType<IntPredicate> {
+  return IntPredicateSchema.superRefine((value, ctx) => {
+    const range = rangeOf(value);
+    if (range === undefined) return;
+    if (Math.max(range.min, lowest) <= Math.min(range.max, highest)) return;
+    const bounds = highest === Number.MAX_SAFE_INTEGER ? `${lowest} or more` : `${lowest} to ${highest}`;
+    const given =
+      typeof value === "object" ? JSON.stringify(value).replaceAll('"', "").replaceAll(",", ", ") : value;
+    ctx.addIssue({
+      code: "custom",
+      message: `${given} can never pass: ${what} is ${bounds}; give a value it can have`,
+    });
+  });
+}
+
+/** The integers an integer predicate accepts, as a range; undefined when it is not one. */
+function rangeOf(value: unknown): { min: number; max: number } | undefined {
+  if (Number.isSafeInteger(value)) return { min: value as number, max: value as number };
+  if (typeof value !== "object" || value === null) return undefined;
+  // Only a predicate the schema accepts (its own problems are reported by it, once).
+  const keys = Object.keys(value);
+  const { equals, min, max } = value as { equals?: unknown; min?: unknown; max?: unknown };
+  if (keys.length === 1 && Number.isSafeInteger(equals))
+    return { min: equals as number, max: equals as number };
+  if (keys.length === 0 || keys.some((key) => key !== "min" && key !== "max")) return undefined;
+  if (!keys.every((key) => Number.isSafeInteger((value as Record<string, unknown>)[key]))) return undefined;
+  const range = {
+    min: (min as number | undefined) ?? Number.MIN_SAFE_INTEGER,
+    max: (max as number | undefined) ?? Number.MAX_SAFE_INTEGER,
+  };
+  return range.min <= range.max ? range : undefined;
+}

@@ -16,7 +16,13 @@ import { openSealer, type Sealer } from "./seal.ts";
 export type RecordWriter = "pi" | "cli";
 export const RECORD_WRITERS: readonly RecordWriter[] = ["pi", "cli"];
 
-export type RecordKind = "events" | "progress" | `receipts.${RecordWriter}` | `stat-cache.${RecordWriter}`;
+export type RecordKind =
+  | "events"
+  | "progress"
+  | "active-pack"
+  | "pack-consent"
+  | `receipts.${RecordWriter}`
+  | `stat-cache.${RecordWriter}`;
 
 /** A sealer whose seals cover `scope` too: the same key, but a seal made for one scope fails in another. */
 export function scopedSealer(sealer: Sealer, scope: string): Sealer {

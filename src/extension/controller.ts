@@ -24,8 +24,11 @@ import { questHelp, readQuestCommand } from "./quest-command.ts";
 import { createQuestEvaluation, type EvaluatorHooks } from "./quest-evaluation.ts";
 import { questHudState } from "./quest-hud-state.ts";
 import { type QuestSummary, questSummaries } from "./quest-list.ts";
+import { recheckCompleted } from "./quest-recheck.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
-import type { QuestCommandContext } from "./quest-subcommands.ts";
+import { referencePlayOf, solutionMessage } from "./quest-solution.ts";
+import { learnerStatusText } from "./quest-status.ts";
+import type { PackCommands, QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
 
 export type QuestControllerDeps = {
@@ -61,6 +64,12 @@ export type QuestControllerDeps = {
   protectionText?: () => string;
   /** Code Pi wrote that Pi loaded into itself this session (agent-code.ts): a HUD line, a paragraph. */
   agentCode?: AgentCodeNotice;
+  /** The active pack's name on the HUD and in `/quest list`; none for the built-in pack (as before packs). */
+  packName?: string;
+  /** `/quest packs` and `/quest pack ID` (quest-packs.ts). */
+  packs?: PackCommands;
+  /** The play file a `pi-quests play --solution` Pi follows (`PI_QUESTS_PLAY_SOLUTION`): `/quest solution` shows it. */
+  playedSolution?: string;
 };
 
 export type QuestController = {
@@ -96,6 +105,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
         reviewing: evaluation.reviewing,
         integrity: alerts.hudLine(),
         agentCode: deps.agentCode?.hudLine,
+        pack: deps.packName,
       }),
     );
   };
@@ -138,6 +148,8 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
   });
 
   const context: QuestCommandContext = {
+    ...(deps.packs ? { packs: deps.packs } : {}),
+    ...(deps.packName ? { packName: deps.packName } : {}),
     session,
     ui,
     evaluation,
@@ -149,6 +161,16 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     confirmationPrompt,
     formatResult: (result, title) =>
       formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),
+    learnerStatus: learnerStatusText,
+    solution: (quest) => solutionMessage(quest, referencePlayOf(quest)),
+    playedSolution: () => playedSolution(deps, session),
+    recheckCompleted: () =>
+      recheckCompleted({
+        session,
+        events: () => events.events(),
+        createEvaluator: deps.createEvaluator,
+        sessionId: deps.sessionId,
+      }),
     render,
   };
   return {
@@ -167,6 +189,15 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
       await session.save();
     },
   };
+}
+
+/** The steps of the play this Pi follows, when it is a `pi-quests play --solution` Pi. */
+function playedSolution(deps: QuestControllerDeps, session: QuestSessionState) {
+  const file = deps.playedSolution;
+  if (file === undefined) return undefined;
+  const quest = session.active?.quest ?? session.pack[0];
+  const about = { id: quest?.id ?? "", title: quest?.title ?? "" };
+  return solutionMessage(about, file, `The play this Pi follows (${file}), step by step`);
 }
 
 /** The saved progress; an altered or unreadable file is reported, kept aside, and progress starts over. */

@@ -9,12 +9,15 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { agentDirFrom } from "../core/paths.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
+import { type ActivePack, packDataDir } from "../runtime/pack-records.ts";
 
 export type DataFolder = {
   home: string;
   agentDir: string;
-  /** `{agent_dir}/quests`, the data dir the task verifier and receipts are given. */
+  /** The pack's data dir the task verifier and receipts are given (`{agent_dir}/quests` for the built-in pack). */
   dataDir: string;
+  /** `{agent_dir}/quests`: where the active pack and the learner's consents are kept. */
+  rootDataDir: string;
   /** The folder Pi runs in, its real path. */
   workspace: string;
   /** This workspace's own folder in the data dir. */
@@ -29,19 +32,26 @@ export type DataFolder = {
   readOnly: boolean;
 };
 
+/**
+ * The data folder of the workspace at `cwd` for `pack` (default: the built-in pack's, where
+ * records lived before packs; another pack's is under `{data_dir}/packs/<id>/`, pack-records.ts).
+ */
 export async function locateDataFolder(
   cwd: string,
   env: Record<string, string | undefined>,
+  pack?: ActivePack,
 ): Promise<DataFolder> {
   const home = homedir();
   const agentDir = agentDirFrom(env, cwd, home);
-  const dataDir = join(agentDir, "quests");
+  const rootDataDir = join(agentDir, "quests");
+  const dataDir = pack ? packDataDir(rootDataDir, pack) : rootDataDir;
   const workspace = await realpath(cwd);
   const folder = workspaceHome(dataDir, workspace);
   return {
     home,
     agentDir,
     dataDir,
+    rootDataDir,
     workspace,
     folder,
     eventsFile: join(folder, "events.jsonl"),

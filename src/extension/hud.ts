@@ -24,6 +24,8 @@ export type HudState =
       integrity?: string;
       /** That code Pi wrote runs inside Pi (agent-code.ts). */
       agentCode?: string;
+      /** The active pack's name, when it is not the built-in pack. */
+      pack?: string;
     }
   /**
    * No quest active: everything done, the next one waits on something (`notice`), or none is left
@@ -37,6 +39,7 @@ export type HudState =
       notice?: string;
       integrity?: string;
       agentCode?: string;
+      pack?: string;
     }
   /** The pack could not be loaded, or progress could not be read. */
   | { kind: "broken"; notice: string };
@@ -64,13 +67,16 @@ function questLines(state: HudState): HudLine[] {
     case "active": {
       const checking = activity(state);
       return [
-        { tone: "title", text: `Quest ${state.position}/${state.total}: ${state.title}${checking}` },
+        {
+          tone: "title",
+          text: `${packPrefix(state)}Quest ${state.position}/${state.total}: ${state.title}${checking}`,
+        },
         ...state.checks.map(checkLine),
         { tone: "muted", text: "  /quest hint · /quest status · /quest list" },
       ];
     }
     case "idle": {
-      const count = `Quests ${state.done}/${state.total}`;
+      const count = `${packPrefix(state)}Quests ${state.done}/${state.total}`;
       if (state.notice) return [{ tone: "notice", text: `${count} · ${state.notice}` }];
       if (state.done === state.total) return [{ tone: "pass", text: `${count} done. Well played!` }];
       const skipped = state.skipped ? ` · ${state.skipped} skipped` : "";
@@ -95,6 +101,9 @@ export function hudStatus(state: HudState): string {
       return unreachable(state);
   }
 }
+
+/** The pack's name before the quest count, for a pack other than the built-in one. */
+const packPrefix = (state: { pack?: string }): string => (state.pack ? `${state.pack} · ` : "");
 
 /** What the active quest's title says is going on: a review (it costs a model run), a check, or nothing. */
 function activity(state: { evaluating: boolean; reviewing?: string }): string {

@@ -24,7 +24,7 @@ import { agentDirFrom } from "../core/paths.ts";
 import type { ChangedPaths, PiEvent } from "../events/names.ts";
 import { createPiEventTranslator, type PiEventTranslator } from "../events/translator.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
-import { type Loaded, loadPiTui, loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
+import { loadRunningPi, type PiHost, type PiTui } from "../runtime/pi-host.ts";
 import { createOriginReader } from "./act-origin.ts";
 import { type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
@@ -34,7 +34,7 @@ import { extensionPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
 import { questCompletions } from "./quest-command.ts";
-import { createQuestHost, type QuestHost, type TuiLoader } from "./quest-host.ts";
+import { createQuestHost, type QuestHost, tuiOf } from "./quest-host.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 import { whyNotStart } from "./start-gate.ts";
@@ -199,8 +199,11 @@ function registerQuestCommand(
   { quests, bash, uiOf, recordLabels }: QuestCommandParts,
 ): void {
   pi.registerCommand(QUEST_COMMAND, {
-    description: "Quests: list, start ID, check, hint, status, skip, debrief, reset",
-    getArgumentCompletions: (prefix) => questCompletions(prefix, quests.controller()?.quests() ?? []),
+    description: "Quests: list, start ID, check, hint, status, skip, debrief, reset, packs, pack ID",
+    getArgumentCompletions: (prefix) => {
+      const controller = quests.controller();
+      return questCompletions(prefix, controller?.quests() ?? [], controller?.packChoices() ?? []);
+    },
     handler: async (args, ctx) => {
       recordLabels(ctx);
       // `/quest status` says which protection applies, as it stands now.
@@ -258,22 +261,6 @@ function changedPathsLooks(quests: QuestHost): CallLooks {
     const opening = quests.stillOpening();
     return opening ? opening.then(() => quests.controller()?.readsChangedPaths() ?? false) : false;
   });
-}
-
-/** pi-tui, loaded once when a TUI session first starts (print and RPC modes never draw with it). */
-function tuiOf(host: PiHost): TuiLoader {
-  let tui: PiTui | undefined;
-  let loading: Promise<Loaded<PiTui>> | undefined;
-  return {
-    loaded: () => tui,
-    load(): Promise<Loaded<PiTui>> {
-      loading ??= loadPiTui(host.packageDir).then((loaded) => {
-        if (loaded.ok) tui = loaded.value;
-        return loaded;
-      });
-      return loading;
-    },
-  };
 }
 
 /** The agent's tools are kept from pi-quests' records; the seals hold where this cannot see. */

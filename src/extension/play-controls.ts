@@ -20,6 +20,7 @@
  * Pi is imported at run time (ProjectTrustStore, SessionManager, getAgentDir): the trust file and
  * the session list are Pi's own formats, read and written by Pi's own code rather than a copy.
  */
+import { rm } from "node:fs/promises";
 import {
   type ExtensionAPI,
   type ExtensionCommandContext,
@@ -34,6 +35,7 @@ import {
   type PlayControl,
   parsePlayControl,
 } from "../core/play-controls.ts";
+import { PLAY_DISPOSABLE_ENV } from "../core/play-replies.ts";
 import { sessionNamed, sessionNames, treeTarget } from "./play-control-targets.ts";
 
 /** What an action did: done (with a note for the author), or why not. */
@@ -48,6 +50,12 @@ const RELOAD_ASKED = Symbol.for("pi-quests.play-controls.reload-asked");
 type WithReloadFlag = { [RELOAD_ASKED]?: boolean };
 
 export default function playControls(pi: ExtensionAPI): void {
+  pi.on("session_shutdown", async (event, ctx) => {
+    // A `pi-quests play` Pi whose folders go when it exits: no resume line for a deleted session.
+    if (event.reason !== "quit" || process.env[PLAY_DISPOSABLE_ENV] !== "1") return;
+    const file = ctx.sessionManager.getSessionFile();
+    if (file) await rm(file, { force: true });
+  });
   pi.on("session_start", (event, ctx) => {
     const flags = globalThis as WithReloadFlag;
     if (event.reason !== "reload" || !flags[RELOAD_ASKED]) return;

@@ -15,6 +15,7 @@ import type { Quest } from "../verifier/quest.ts";
 import { debriefOf, goalOf, type MessagePart, message, type QuestMessage } from "./quest-message.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
+import { chapterCompleteNote, skippedWorkNote } from "./quest-way-forward.ts";
 
 export type Activation = { ok: true } | { ok: false; message: string };
 
@@ -87,6 +88,7 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
   const announcement = (quest: Quest): MessagePart[] => [
     { title: `Quest ${session.positionOf(quest)}/${session.pack.length}: ${quest.title}` },
     goalOf(quest),
+    ...skippedWorkNote(session, quest),
     "(/quest hint if you are stuck)",
   ];
 
@@ -158,7 +160,7 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
   };
 
   /** What comes after a quest is done or skipped: the next one activated, or why none is. */
-  const goOn = async (): Promise<{ parts: MessagePart[]; problem?: string }> => {
+  const goOn = async (): Promise<{ parts: MessagePart[]; problem?: string; next?: Quest }> => {
     const next = session.nextAvailable();
     if (!next) {
       await session.save();
@@ -174,10 +176,12 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     if (options.startNext === false) {
       // Nothing starts by itself: the completed quest's last result stays the last one.
       await session.save();
-      return { parts: [`Next: /quest start ${next.id}`] };
+      return { parts: [`Next: /quest start ${next.id}`], next };
     }
     const started = await activate(next, false);
-    return started.ok ? { parts: ["", ...announcement(next)] } : { parts: [], problem: started.message };
+    return started.ok
+      ? { parts: ["", ...announcement(next)], next }
+      : { parts: [], problem: started.message, next };
   };
 
   const complete = async (done: ActiveQuestState) => {
@@ -186,11 +190,13 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     // One notification: Pi's TUI shows only the last of several sent back to back.
     // The debrief of the definition played (pinned), else the pack's.
     const debrief = debriefOf(done.quest.debrief ? done.quest : (session.byId(done.quest.id) ?? done.quest));
-    const { parts, problem } = await goOn();
-    // After a debrief, what comes next starts after a blank line.
-    const gap = debrief.length > 0 && parts.length > 0 && parts[0] !== "" ? [""] : [];
+    const { parts, problem, next } = await goOn();
+    const chapter = chapterCompleteNote(session, done.quest, next);
+    // After a debrief, the chapter and what comes next start after a blank line.
+    const after = [...(chapter.length > 0 ? ["", ...chapter] : []), ...parts];
+    const gap = debrief.length > 0 && after.length > 0 && after[0] !== "" ? [""] : [];
     ui.notify(
-      message({ title: `Quest complete: ${done.quest.title} ✓` }, ...debrief, ...gap, ...parts),
+      message({ title: `Quest complete: ${done.quest.title} ✓` }, ...debrief, ...gap, ...after),
       "info",
     );
     if (problem) ui.notify(problem, "warning");
@@ -199,7 +205,7 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
   const skip = async (quest: Quest): Promise<QuestMessage> => {
     const wasActive = session.active?.quest.id === quest.id;
     session.markSkipped(quest);
-    const skipped = `Skipped: ${quest.title}. It is not done: what requires it stays locked; /quest start ${quest.id} takes it up again.`;
+    const skipped = `Skipped: ${quest.title}. It is not done, but quests that build on it open now and say what they need from it; /quest start ${quest.id} takes it up again.`;
     if (!wasActive) {
       await session.save();
       return message(skipped);

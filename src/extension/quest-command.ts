@@ -1,6 +1,7 @@
 /** `/quest` arguments: parsing, argument completion and help, all read from the subcommand table. Pure. */
 import {
   type Completion,
+  type PackChoice,
   QUEST_SUBCOMMANDS,
   type QuestSubcommand,
   type QuestSummary,
@@ -38,16 +39,34 @@ export function questHelp(): string {
 
 /**
  * Completions for what follows `/quest `: the subcommands, then a subcommand's argument (the
- * quest ids after `start`). Each value is the whole argument text, so accepting one replaces
- * what was typed.
+ * quest ids after `start`, the pack ids after `pack`). Each value is the whole argument text, so
+ * accepting one replaces what was typed. None when what is typed is already one of them in full:
+ * Pi's editor takes the first Enter on an open argument menu as accepting its choice, so a
+ * `/quest hint` typed whole would need a second Enter; without a menu the first Enter runs it, as
+ * Pi's own commands run.
  */
-export function questCompletions(prefix: string, quests: readonly QuestSummary[]): Completion[] | null {
+export function questCompletions(
+  prefix: string,
+  quests: readonly QuestSummary[],
+  packs: readonly PackChoice[] = [],
+): Completion[] | null {
+  const items = completionsFor(prefix, quests, packs);
+  const typed = prefix.trim();
+  if (items === null || items.some((item) => item.value === typed)) return null;
+  return items;
+}
+
+function completionsFor(
+  prefix: string,
+  quests: readonly QuestSummary[],
+  packs: readonly PackChoice[],
+): Completion[] | null {
   const argument = /^(\S+)\s+(\S*)$/.exec(prefix.trimStart());
   const completing = argument ? findSubcommand(argument[1] ?? "") : undefined;
   if (completing?.complete) {
     const typed = argument?.[2] ?? "";
     const items = completing
-      .complete(typed, quests)
+      .complete(typed, quests, packs)
       .map((item) => ({ ...item, value: `${completing.name} ${item.value}` }));
     return items.length > 0 ? items : null;
   }

@@ -13,16 +13,20 @@
  * - a `session_start` for another session while one is open (a shutdown Pi never sent) closes
  *   that one first, and the new one opens only once it is closed;
  * - a `session_shutdown` without an open session, or a second one, closes nothing.
+ *
+ * `/quest pack ID` closes the open session's controller and opens the workspace's new active
+ * pack's in its place (pack-session.ts); events meanwhile wait, as while it opened.
  */
 
+import { homedir } from "node:os";
 import type { ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { couldNotRead } from "../core/untested-pi.ts";
 import type { PiEvent } from "../events/names.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
-import type { Loaded, PiHost, PiTui } from "../runtime/pi-host.ts";
+import { type Loaded, loadPiTui, type PiHost, type PiTui } from "../runtime/pi-host.ts";
 import { type AgentBash, protectionText } from "./bash-tool.ts";
-import type { QuestController } from "./controller.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
+import type { PackController } from "./pack-session.ts";
 import { processMemory } from "./process-memory.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { reviewModelsOf } from "./review-models.ts";
@@ -36,6 +40,22 @@ const DISCARD: EventSink = { record: () => {}, dispose: async () => {} };
 /** pi-tui as the host needs it: loaded when a TUI session first starts. */
 export type TuiLoader = { loaded(): PiTui | undefined; load(): Promise<Loaded<PiTui>> };
 
+/** pi-tui, loaded once when a TUI session first starts (print and RPC modes never draw with it). */
+export function tuiOf(host: PiHost): TuiLoader {
+  let tui: PiTui | undefined;
+  let loading: Promise<Loaded<PiTui>> | undefined;
+  return {
+    loaded: () => tui,
+    load(): Promise<Loaded<PiTui>> {
+      loading ??= loadPiTui(host.packageDir).then((loaded) => {
+        if (loaded.ok) tui = loaded.value;
+        return loaded;
+      });
+      return loading;
+    },
+  };
+}
+
 /** What the quest session gets of Pi: where it runs from, its SDK, pi-tui; and the agent's bash. */
 export type FromPi = { host: PiHost; sdk: PiSdkSource; tui: TuiLoader; bash: AgentBash };
 
@@ -48,7 +68,7 @@ type HostSession = {
   opening: Promise<void>;
   /** Where its events go once open: the controller, the recorder, or DISCARD. */
   sink?: EventSink;
-  controller?: QuestController;
+  controller?: PackController;
 };
 
 export type QuestHost = ReturnType<typeof createQuestHost>;
@@ -68,7 +88,27 @@ export function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi
     // Nothing once closed: no session will take them.
     else if (!closedOnce) beforeStart.push(event);
   };
-  const { open, openController, orNothing } = sessionOpeners(uiOf, fromPi, () => sessionId);
+  const { open, openController, orNothing } = sessionOpeners(uiOf, fromPi, {
+    sessionId: () => sessionId,
+    reopen: (ctx) => reopen(ctx),
+  });
+
+  /** `/quest pack ID`: the open session's controller closes, and the new active pack's opens. */
+  const reopen = async (ctx: ExtensionContext): Promise<void> => {
+    const current = session;
+    if (!current) return;
+    await current.opening;
+    const closingController = current.controller;
+    // Events meanwhile wait in `early`, for the new pack's controller.
+    current.sink = undefined;
+    current.controller = undefined;
+    await closingController?.dispose();
+    const controller =
+      current === session ? await orNothing(ctx, () => openController(ctx, current.early)) : undefined;
+    if (controller) current.controller = controller;
+    current.sink = controller ?? DISCARD;
+    for (const event of current.early.splice(0)) current.sink.record(event);
+  };
 
   const close = async (): Promise<void> => {
     const closed = session;
@@ -118,7 +158,7 @@ export function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi
       return closing;
     },
     /** The controller for a `/quest` command; in print mode it is opened now, taking over from the recorder. */
-    async commandController(ctx: ExtensionContext): Promise<QuestController | undefined> {
+    async commandController(ctx: ExtensionContext): Promise<PackController | undefined> {
       const current = session;
       if (!current) return undefined;
       await current.opening;
@@ -137,7 +177,10 @@ export function createQuestHost(uiOf: (ctx: ExtensionContext) => QuestUi, fromPi
 function sessionOpeners(
   uiOf: (ctx: ExtensionContext) => QuestUi,
   fromPi: FromPi,
-  sessionId: () => string | undefined,
+  {
+    sessionId,
+    reopen,
+  }: { sessionId: () => string | undefined; reopen: (ctx: ExtensionContext) => Promise<void> },
 ) {
   const openRecorder = async (ctx: ExtensionContext): Promise<EventSink> => {
     const ui = uiOf(ctx);
@@ -155,17 +198,24 @@ function sessionOpeners(
   const openController = async (
     ctx: ExtensionContext,
     early: PiEvent[],
-  ): Promise<QuestController | undefined> => {
+  ): Promise<PackController | undefined> => {
     const ui = uiOf(ctx);
     if (ctx.mode === "tui") {
       const tui = await fromPi.tui.load();
       if (!tui.ok) throw new Error(couldNotRead(fromPi.host.version, "piTui", tui.message));
     }
     // Loaded here, not at Pi's start: the engine and its libraries are only needed for quests.
-    const { openQuestSession } = await import("./session.ts");
+    const { openPackSession } = await import("./pack-session.ts");
     const start = startTrust();
     start.tellOnce(ui);
-    const opened = await openQuestSession({
+    const opened = await openPackSession({
+      home: homedir(),
+      // The packs installed in Pi, and the project's trust as this Pi decided it (quest-packs.ts).
+      world: {
+        ...(fromPi.host.packages ? { pi: fromPi.host.packages } : {}),
+        sessionTrusted: () => ctx.isProjectTrusted?.() ?? false,
+      },
+      reopen: () => reopen(ctx),
       cwd: ctx.cwd,
       env: process.env,
       ui,
@@ -203,7 +253,7 @@ function sessionOpeners(
   const open = (
     ctx: ExtensionContext,
     early: PiEvent[],
-  ): Promise<{ sink: EventSink; controller?: QuestController } | undefined> =>
+  ): Promise<{ sink: EventSink; controller?: PackController } | undefined> =>
     orNothing(ctx, async () => {
       if (!ctx.hasUI) return { sink: await openRecorder(ctx) };
       const controller = await openController(ctx, early);

@@ -1,5 +1,5 @@
 /** What the HUD shows now, built from the session and its last result (hud.ts turns it into lines). */
-import { hintFor } from "../verifier/checks/registry.ts";
+import { type Check, learnerReason } from "../verifier/checks/registry.ts";
 import type { CheckResult } from "../verifier/results.ts";
 import type { HudCheck, HudState } from "./hud.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
@@ -13,29 +13,43 @@ export type HudInputs = {
   integrity: string | undefined;
   /** The line about code Pi wrote that runs inside Pi, if there is any (agent-code.ts). */
   agentCode?: string | undefined;
+  /** The active pack's name, when it is not the built-in pack. */
+  pack?: string | undefined;
 };
 
+/** What an unmet check says before the learner has done anything in the quest. */
+export const NOT_YET = "not yet";
+
 /**
- * A check's HUD line from its result; before any result, just its description. A check type may
- * word the reason for a learner (its module's `hint`); else it is the summary.
+ * A check's HUD line from its result: `○` alone before any result; `○` "not yet" for a failed
+ * check before the learner has acted in the quest (`acted`): nothing is red before the learner
+ * does something. Otherwise the reason is the check type's wording for a learner
+ * (registry.ts, `learnerReason`), never the author's summary.
  */
-export function hudCheck(check: { id: string; describe?: string }, result?: CheckResult): HudCheck {
+export function hudCheck(
+  check: Check | { id: string; describe?: string },
+  result?: CheckResult,
+  acted = true,
+): HudCheck {
   const describe = check.describe ?? check.id;
   if (!result) return { describe, status: "unchecked" };
-  const hint = hintFor(result);
-  if (hint !== undefined) return { describe, status: result.status, reason: hint };
-  const { summary } = result.evidence;
-  const reason = result.status === "pending" ? `pending, ${summary}` : summary;
-  return { describe, status: result.status, reason };
+  if (result.status === "fail" && !acted) return { describe, status: "unchecked", reason: NOT_YET };
+  if (result.status === "pass") return { describe, status: "pass" };
+  const own = "type" in check ? check : undefined;
+  return { describe, status: result.status, reason: learnerReason(result, own) };
 }
 
 export function questHudState(
   session: QuestSessionState,
-  { evaluating, reviewing, integrity, agentCode }: HudInputs,
+  { evaluating, reviewing, integrity, agentCode, pack: packName }: HudInputs,
 ): HudState {
   const { pack, active, notice } = session;
   const total = pack.length;
-  const warning = { ...(integrity ? { integrity } : {}), ...(agentCode ? { agentCode } : {}) };
+  const warning = {
+    ...(integrity ? { integrity } : {}),
+    ...(agentCode ? { agentCode } : {}),
+    ...(packName ? { pack: packName } : {}),
+  };
   if (!active) {
     const done = pack.filter((quest) => session.isDone(quest.id)).length;
     const skipped = pack.filter((quest) => session.isSkipped(quest.id)).length;
@@ -49,13 +63,14 @@ export function questHudState(
     };
   }
   const results = new Map(session.lastResultOf(active.quest.id)?.checks.map((c) => [c.id, c]));
+  const acted = session.learnerActed(active.record);
   return {
     kind: "active",
     title: active.quest.title,
     // A pinned quest the pack no longer has is counted last.
     position: session.positionOf(active.quest) || total,
     total,
-    checks: active.quest.checks.map((check) => hudCheck(check, results.get(check.id))),
+    checks: active.quest.checks.map((check) => hudCheck(check, results.get(check.id), acted)),
     evaluating,
     ...(reviewing !== undefined ? { reviewing } : {}),
     ...warning,

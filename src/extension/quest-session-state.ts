@@ -5,7 +5,7 @@
  */
 
 import type { EventLog } from "../events/log-writer.ts";
-import { LIFECYCLE_EVENTS } from "../events/names.ts";
+import { EVALUATION_TRIGGERS, LIFECYCLE_EVENTS, PI_EVENTS } from "../events/names.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { type ActiveQuest, emptyProgress, type Progress, type ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
@@ -42,10 +42,12 @@ export type QuestSessionState = {
   save(): Promise<void>;
   byId(id: string): Quest | undefined;
   isDone(id: string): boolean;
-  /** Skipped and not started again since: not done, so what requires it stays locked. */
+  /** Skipped and not started again since: not done, but it no longer locks what requires it. */
   isSkipped(id: string): boolean;
-  /** The quests `quest` requires that are not done (a skipped one is not done). */
+  /** The quests `quest` requires that are neither done nor skipped (a skipped one unlocks what needs it). */
   missingRequirements(quest: Quest): string[];
+  /** The quests `quest` requires that were skipped: their work may be missing (quest-activation.ts says so). */
+  skippedRequirements(quest: Quest): string[];
   /** Done, else active, else skipped, else locked (a requirement not done), else available. */
   standingOf(quest: Quest): Standing;
   /** The first quest in pack order that is neither done nor skipped and whose requirements are done. */
@@ -55,6 +57,11 @@ export type QuestSessionState = {
   /** The last published result, when it is this quest's. */
   lastResultOf(questId: string): QuestResult | undefined;
   confirmedFor(questId: string): (checkId: string) => boolean | undefined;
+  /**
+   * Whether the learner has done anything in this quest yet: a turn, a `!` command, or another
+   * act a check can see (a model picked, a session named). Until then no check shows as failed.
+   */
+  learnerActed(record: ActiveQuest): boolean;
   /** What the active quest sees: its own events, and quest lifecycle events since the last reset. */
   visibleEvents(record: ActiveQuest): VerifierEvent[];
   pinsOf(active: ActiveQuestState): QuestPins;
@@ -92,7 +99,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
 
   const isDone = (id: string) => progress.completed[id] !== undefined;
   const isSkipped = (id: string) => progress.skipped?.[id] !== undefined;
-  const missingRequirements = (quest: Quest) => quest.requires.filter((id) => !isDone(id));
+  const missingRequirements = (quest: Quest) => quest.requires.filter((id) => !isDone(id) && !isSkipped(id));
 
   return {
     pack,
@@ -110,6 +117,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
     isDone,
     isSkipped,
     missingRequirements,
+    skippedRequirements: (quest) => quest.requires.filter((id) => !isDone(id) && isSkipped(id)),
     standingOf: (quest) =>
       standingOf(quest, { isDone, isSkipped, missingRequirements, active: active?.quest.id }),
     nextAvailable: () =>
@@ -122,14 +130,8 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       return result?.quest === questId ? result : undefined;
     },
     confirmedFor: (questId) => (checkId) => progress.confirmations[questId]?.[checkId]?.answer,
-    visibleEvents: (record) =>
-      events
-        .events()
-        .filter(
-          (event) =>
-            event.seq >= record.fromSeq ||
-            (LIFECYCLE_EVENTS.has(event.name) && event.seq >= progress.epochSeq),
-        ),
+    learnerActed: (record) => learnerActedSince(events.events(), record.fromSeq),
+    visibleEvents: (record) => visibleEventsOf(events.events(), record.fromSeq, progress.epochSeq),
     pinsOf: (current) => pinsOf(progress, current),
     newActiveRecord: (quest, { baseline, oracleBaseline, dependencies }) => ({
       questId: quest.id,
@@ -203,6 +205,42 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       notice = undefined;
     },
   };
+}
+
+/**
+ * The events a quest's checks see: its own, from its activation on, and the lifecycle events
+ * (session starts and the like) of this progress's epoch, which a quest may need from before it.
+ */
+function visibleEventsOf<E extends { seq: number; name: string }>(
+  all: readonly E[],
+  fromSeq: number,
+  epochSeq: number,
+): E[] {
+  return all.filter(
+    (event) => event.seq >= fromSeq || (LIFECYCLE_EVENTS.has(event.name) && event.seq >= epochSeq),
+  );
+}
+
+/**
+ * What the learner does: a message, a `!` command, and every other act that schedules an
+ * evaluation (a model picked, a session named...). Not a turn's or a run's end: the run of the
+ * message that completed the last quest may end after the next one is active, and it was not an
+ * act in that quest.
+ */
+const LEARNER_ACTS: ReadonlySet<string> = new Set(
+  [...EVALUATION_TRIGGERS, PI_EVENTS.input].filter(
+    (name) => name !== PI_EVENTS.turnEnd && name !== PI_EVENTS.agentEnd,
+  ),
+);
+
+/** Whether a learner's act was recorded at or after `fromSeq` (the log is in seq order: read from its end). */
+function learnerActedSince(recorded: readonly VerifierEvent[], fromSeq: number): boolean {
+  for (let i = recorded.length - 1; i >= 0; i--) {
+    const event = recorded[i];
+    if (event === undefined || event.seq < fromSeq) return false;
+    if (LEARNER_ACTS.has(event.name)) return true;
+  }
+  return false;
 }
 
 /** Done, else active, else skipped, else locked, else available. */

@@ -12,6 +12,7 @@ import { type QuestSummary, questListText, standingText } from "./quest-list.ts"
 import { debriefOf, goalOf, message, type QuestMessage } from "./quest-message.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
+import { skippedWorkNote } from "./quest-way-forward.ts";
 
 export type { QuestSummary } from "./quest-list.ts";
 export type Completion = { value: string; label: string; description?: string };
@@ -19,8 +20,23 @@ export type Completion = { value: string; label: string; description?: string };
 /** What a subcommand's words after its name ask for (`/quest start ID` gives `{ questId }`). */
 export type SubcommandArguments = Readonly<Record<string, string | undefined>>;
 
+/** A pack on Tab after `/quest pack `: its id, title and where it comes from. */
+export type PackChoice = { id: string; title: string; source: string; active: boolean };
+
+/** What `/quest packs` and `/quest pack ID` do, wired where the quest session is opened (quest-packs.ts). */
+export type PackCommands = {
+  /** `/quest packs`: every pack offered, and why the others are not. */
+  list(): Promise<string>;
+  /** Makes the pack active (asking first for one not used before); what is left to tell the learner. */
+  switchTo(id: string): Promise<string>;
+};
+
 /** What a subcommand can see and do. */
 export type QuestCommandContext = {
+  /** The packs; absent where the session was opened without them (tests of one pack). */
+  packs?: PackCommands;
+  /** The active pack's name, when it is not the built-in pack: `/quest list` says it. */
+  packName?: string;
   session: QuestSessionState;
   ui: Pick<QuestUi, "say" | "confirm">;
   evaluation: Pick<QuestEvaluation, "manualCheck" | "idle" | "restart">;
@@ -39,6 +55,14 @@ export type QuestCommandContext = {
    */
   confirmationPrompt(check: Check): string | undefined;
   formatResult(result: QuestResult, title: string): string;
+  /** `/quest status` for the learner: each check and its reason in words (quest-status.ts). */
+  learnerStatus(quest: Quest, result: QuestResult | undefined, acted: boolean): string;
+  /** `/quest solution`: the reference play's steps in words (quest-solution.ts). */
+  solution(quest: Quest): Promise<QuestMessage>;
+  /** The play a `pi-quests play --solution` Pi follows, in words; undefined outside such a Pi. */
+  playedSolution(): Promise<QuestMessage> | undefined;
+  /** `/quest check all`: every completed quest checked again, progress unchanged (quest-recheck.ts). */
+  recheckCompleted(): Promise<string>;
   render(): void;
 };
 
@@ -47,7 +71,7 @@ export type QuestSubcommand<Name extends string = string> = {
   /** Its line in `/quest help` and its description on Tab. */
   readonly help: string;
   /** Completions for the word after the name, each value that word; absent when it takes none. */
-  complete?(typed: string, quests: readonly QuestSummary[]): Completion[];
+  complete?(typed: string, quests: readonly QuestSummary[], packs: readonly PackChoice[]): Completion[];
   parse(rest: readonly string[]): SubcommandArguments;
   run(context: QuestCommandContext, rest: readonly string[]): Promise<void> | void;
 };
@@ -55,7 +79,7 @@ export type QuestSubcommand<Name extends string = string> = {
 type SubcommandDefinition<Name extends string, Args extends SubcommandArguments> = {
   name: Name;
   help: string;
-  complete?(typed: string, quests: readonly QuestSummary[]): Completion[];
+  complete?(typed: string, quests: readonly QuestSummary[], packs: readonly PackChoice[]): Completion[];
   parse(rest: readonly string[]): Args;
   run(context: QuestCommandContext, args: Args): Promise<void> | void;
 };
@@ -84,8 +108,9 @@ const list = subcommand({
   name: "list",
   help: "all quests by chapter, where you stand, and the minutes left",
   parse: noArguments,
-  run({ session, ui }) {
-    ui.say(questListText(session));
+  run({ session, ui, packName }) {
+    const list = questListText(session);
+    ui.say(packName ? `Pack: ${packName} (/quest packs lists the others)\n${list}` : list);
   },
 });
 
@@ -133,7 +158,14 @@ const start = subcommand({
     }
     const started = await activate(quest, false);
     if (!started.ok) return ui.say(started.message);
-    ui.say(message({ title: `Quest started: ${quest.title}` }, "", goalOf(quest)));
+    ui.say(
+      message(
+        { title: `Quest started: ${quest.title}` },
+        "",
+        goalOf(quest),
+        ...skippedWorkNote(session, quest),
+      ),
+    );
     return evaluation.idle();
   },
 });
@@ -154,14 +186,20 @@ async function askConfirmations(
   }
 }
 
+/** The word after `/quest check` that re-checks every completed quest. */
+const ALL = "all";
+
 const check = subcommand({
   name: "check",
-  help: "check the active quest now",
-  parse: noArguments,
-  async run(context) {
+  help: `check the active quest now (${ALL}: re-check every completed quest)`,
+  complete: (typed) =>
+    ALL.startsWith(typed) ? [{ value: ALL, label: ALL, description: "re-check every completed quest" }] : [],
+  parse: ([word]) => ({ all: word === ALL ? "yes" : undefined }),
+  async run(context, { all }) {
     const { session, ui, evaluation } = context;
     // An evaluation in flight may be completing the quest and starting the next: it settles first.
     await evaluation.idle();
+    if (all !== undefined) return ui.say(await context.recheckCompleted());
     if (!session.active) return ui.say(noActiveQuest(session));
     const { quest } = session.active;
     await askConfirmations(context, quest);
@@ -192,18 +230,29 @@ const hint = subcommand({
   },
 });
 
+/** The flag that asks `/quest status` for the checker's own report (ids, evidence, output). */
+const DETAILS_FLAG = "--details";
+
 const status = subcommand({
   name: "status",
-  help: "the last result, with evidence",
-  parse: noArguments,
-  run({ session, ui, integrityText, protectionText, agentCodeText, formatResult }) {
+  help: `why each check is not done yet (${DETAILS_FLAG}: the evidence)`,
+  parse: ([flag]) => ({ details: flag === DETAILS_FLAG ? "yes" : undefined }),
+  run(
+    { session, ui, integrityText, protectionText, agentCodeText, formatResult, learnerStatus },
+    { details },
+  ) {
     const after = [integrityText().trimEnd(), agentCodeText(), protectionText()].flatMap((text) =>
       text ? ["", text] : [],
     );
     if (!session.active) return ui.say([noActiveQuest(session), ...after].join("\n"));
-    const { quest } = session.active;
+    const { quest, record } = session.active;
     const result = session.lastResultOf(quest.id);
-    const report = result ? formatResult(result, quest.title) : `${quest.title}: not checked yet`;
+    const report =
+      details === undefined
+        ? learnerStatus(quest, result, session.learnerActed(record))
+        : result
+          ? formatResult(result, quest.title)
+          : `${quest.title}: not checked yet`;
     ui.say(message(report.trimEnd(), "", "Goal:", goalOf(quest), ...after));
   },
 });
@@ -236,7 +285,7 @@ const reset = subcommand({
 
 const skip = subcommand({
   name: "skip",
-  help: "skip the active quest (or ID); it is not done, and the next one starts",
+  help: "skip the active quest (or ID); not done, but what builds on it opens, and the next one starts",
   complete: (typed, quests) =>
     [
       ...quests.filter((quest) => quest.standing === "active"),
@@ -295,5 +344,74 @@ const debrief = subcommand({
   },
 });
 
+const NO_PACKS = "Only one quest pack is played in this session.";
+
+const packs = subcommand({
+  name: "packs",
+  help: "the quest packs: id, title, source, quests done, the active one",
+  parse: noArguments,
+  async run({ ui, packs: commands }) {
+    ui.say(commands ? await commands.list() : NO_PACKS);
+  },
+});
+
+const pack = subcommand({
+  name: "pack",
+  help: "play another pack: /quest pack ID (your progress in each is kept)",
+  complete: (typed, _quests, choices) =>
+    choices
+      .filter((choice) => choice.id.startsWith(typed))
+      .map((choice) => ({
+        value: choice.id,
+        label: choice.id,
+        description: [choice.title, choice.source, ...(choice.active ? ["active"] : [])].join(" · "),
+      })),
+  parse: ([packId]) => ({ packId }),
+  async run({ ui, packs: commands }, { packId }) {
+    if (!commands) return ui.say(NO_PACKS);
+    if (!packId) return ui.say(`Which pack? /quest pack ID.\n${await commands.list()}`);
+    const said = await commands.switchTo(packId);
+    if (said) ui.say(said);
+  },
+});
+
+const solution = subcommand({
+  name: "solution",
+  help: "how the reference solution did a quest: /quest solution [ID], once it is done or skipped",
+  complete: (typed, quests) =>
+    quests
+      .filter((quest) => quest.standing === "done" || quest.standing === "skipped")
+      .filter(startsWith(typed))
+      .map(completion),
+  parse: ([questId]) => ({ questId }),
+  async run({ session, ui, solution: solutionOf, playedSolution }, { questId }) {
+    const played = questId === undefined ? playedSolution() : undefined;
+    if (played) return ui.say(await played);
+    const quest =
+      questId === undefined ? (session.active?.quest ?? lastDone(session)) : session.byId(questId);
+    if (questId !== undefined && !quest)
+      return ui.say(`No quest "${questId}". The quests are: ${questIds(session)}`);
+    if (!quest) return ui.say("No quest is done yet: a quest's solution opens once you complete or skip it.");
+    if (!session.isDone(quest.id) && !session.isSkipped(quest.id)) {
+      return ui.say(
+        `The solution of "${quest.title}" opens once you complete it (or skip it: /quest skip). Until then: /quest hint.`,
+      );
+    }
+    return ui.say(await solutionOf(quest));
+  },
+});
+
 /** In the order `/quest help` and Tab list them. */
-export const QUEST_SUBCOMMANDS = [list, start, check, hint, status, skip, debrief, reset] as const;
+export const QUEST_SUBCOMMANDS = [
+  list,
+  start,
+  check,
+  hint,
+  status,
+  skip,
+  debrief,
+  solution,
+  reset,
+  packs,
+  pack,
+] as const;

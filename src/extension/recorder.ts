@@ -8,6 +8,7 @@
  */
 import { openRecordSealer } from "../core/record-sealers.ts";
 import { createEventLog, type EventLog, nextSeqOf } from "../events/log-writer.ts";
+import { readActivePack } from "../runtime/pack-records.ts";
 import { locateDataFolder } from "./data-folder.ts";
 import { anotherSessionHolds } from "./session-lock.ts";
 
@@ -31,7 +32,7 @@ export async function openEventRecorder(options: {
     workspace,
     folder,
     readOnly,
-  } = await locateDataFolder(options.cwd, options.env);
+  } = await activePackFolder(options.cwd, options.env);
   // Inside the agent's sandboxed bash the data dir is hidden and read-only: nothing to record to.
   if (readOnly) return NOT_RECORDING;
   // A session with a UI in this workspace owns the log: print mode inside it records nothing.
@@ -43,4 +44,12 @@ export async function openEventRecorder(options: {
     maxEvents: Number.POSITIVE_INFINITY,
     onWriteError: options.onWriteError,
   });
+}
+
+/** The data folder of the pack active in the workspace (the built-in pack's, or PI_QUESTS_PACK's). */
+async function activePackFolder(cwd: string, env: Record<string, string | undefined>) {
+  const root = await locateDataFolder(cwd, env);
+  if (env.PI_QUESTS_PACK || root.readOnly) return root;
+  const active = await readActivePack(root.rootDataDir, root.workspace);
+  return active ? locateDataFolder(cwd, env, active) : root;
 }

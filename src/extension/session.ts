@@ -6,12 +6,14 @@
 import { resolve } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.ts";
 import { packageRoot } from "../core/package-root.ts";
+import { PLAY_SOLUTION_ENV } from "../core/play-replies.ts";
 import { openRecordSealer } from "../core/record-sealers.ts";
 import type { Sealer } from "../core/seal.ts";
 import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
+import type { FoundPack } from "../runtime/packs.ts";
 import { openProgressStore } from "../runtime/progress.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
 import { loadQuestPack } from "../verifier/loader.ts";
@@ -22,6 +24,7 @@ import { codeFilesIn } from "./extension-code-looks.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import { freshMemory, type ProcessMemory } from "./process-memory.ts";
 import { questStartOf } from "./quest-activation.ts";
+import type { PackCommands } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { eventLogChanged, ownEventLog, progressWatch } from "./record-memory.ts";
 import { holdSessionLock } from "./session-lock.ts";
@@ -56,6 +59,12 @@ export type QuestSessionOptions = {
    * its receipts are kept in memory only, so no later session trusts what this one ran.
    */
   untrustedStart?: boolean;
+  /** The pack to play (default: `PI_QUESTS_PACK`'s, else the built-in one), and where its records are kept. */
+  pack?: FoundPack;
+  /** Its name on the HUD and in `/quest list` (quest-packs.ts' packLabel). */
+  packName?: string;
+  /** `/quest packs` and `/quest pack ID`. */
+  packs?: PackCommands;
 };
 
 export type QuestSessionOpened =
@@ -102,7 +111,8 @@ function readOnlyMessage(dataDir: string): string {
 
 export async function openQuestSession(options: QuestSessionOptions): Promise<QuestSessionOpened> {
   const { env, ui } = options;
-  const packDir = env.PI_QUESTS_PACK ? resolve(options.cwd, env.PI_QUESTS_PACK) : BUILT_IN_PACK;
+  const packDir =
+    options.pack?.path ?? (env.PI_QUESTS_PACK ? resolve(options.cwd, env.PI_QUESTS_PACK) : BUILT_IN_PACK);
   const pack = await loadQuestPack(packDir);
   if (!pack.ok) {
     const problems = pack.diagnostics.slice(0, 5).map(formatDiagnostic).join("\n");
@@ -110,7 +120,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
   }
   if (pack.value.length === 0) return { ok: false, message: `the quest pack ${packDir} has no quests` };
 
-  const data = await locateDataFolder(options.cwd, env);
+  const data = await locateDataFolder(options.cwd, env, options.pack);
   if (data.readOnly) return { ok: false, readOnly: true, message: readOnlyMessage(data.dataDir) };
   const { home, agentDir, dataDir, workspace, eventsFile } = data;
   const alerts = createIntegrityAlerts((message) => ui.notify(message, "warning"));
@@ -152,9 +162,12 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
     ...(options.backlog ? { backlog: options.backlog } : {}),
     start: questStartOf(env.PI_QUESTS_START),
+    ...(env[PLAY_SOLUTION_ENV] ? { playedSolution: env[PLAY_SOLUTION_ENV] } : {}),
     workspace,
     ...(options.protectionText ? { protectionText: options.protectionText } : {}),
     ...(agentCode ? { agentCode } : {}),
+    ...(options.packName ? { packName: options.packName } : {}),
+    ...(options.packs ? { packs: options.packs } : {}),
     async createEvaluator(quest, pins, confirmed, hooks) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

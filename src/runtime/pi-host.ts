@@ -42,6 +42,21 @@ const PI_PACKAGE = "@earendil-works/pi-coding-agent";
 const PI_TUI_PACKAGE = "@earendil-works/pi-tui";
 
 /**
+ * What quest packs use of Pi (src/runtime/pack-sources.ts): its package list (user and project
+ * scope, as `pi install` and `pi install -l` keep it) and its project trust.
+ */
+export type PiPackageApi = Pick<
+  typeof Pi,
+  "DefaultPackageManager" | "SettingsManager" | "ProjectTrustStore" | "hasTrustRequiringProjectResources"
+>;
+export const PI_PACKAGE_API_NAMES = [
+  "DefaultPackageManager",
+  "SettingsManager",
+  "ProjectTrustStore",
+  "hasTrustRequiringProjectResources",
+] as const satisfies readonly (keyof PiPackageApi)[];
+
+/**
  * What pi-quests uses of Pi's package: the probes' SDK and the extension's own (the local shell
  * of `!` commands, and Pi's bash tool with the shell it resolves, which the agent's sandboxed
  * `bash` is made from).
@@ -96,6 +111,8 @@ export type PiHost = {
   sdkFile?: string;
   /** Pi's version (its package.json's, else its `VERSION`), when known: where it stands in the supported range. */
   version: string | undefined;
+  /** Pi's package list and trust, for quest packs; absent from a Pi that lacks them (packs-less). */
+  packages?: PiPackageApi;
 };
 
 export type PiHostOptions = {
@@ -143,7 +160,10 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<HostLo
     );
     if (loaded.ok) {
       const { packageDir, index: sdkFile } = beside;
-      return { ok: true, value: { modules: loaded.value, packageDir, sdkFile, version } };
+      return {
+        ok: true,
+        value: { modules: loaded.value, packageDir, sdkFile, version, ...packageApiOf(loaded.value) },
+      };
     }
     besideProblem = loaded.message;
   }
@@ -167,7 +187,7 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<HostLo
   const modules = byName.value;
   const packageDir = packageDirOf(modules, script, options.env);
   const version = (packageDir ? piPackageVersion(packageDir) : undefined) ?? byName.version;
-  return { ok: true, value: { modules, packageDir, version } };
+  return { ok: true, value: { modules, packageDir, version, ...packageApiOf(modules) } };
 }
 
 /** What loadRunningPi answers: the host, or why not (`tooOld`: a Pi older than the supported range). */
@@ -178,6 +198,14 @@ function refusedAsTooOld(version: string | undefined): HostLoaded | undefined {
   if (version === undefined || piSupportOf(version).kind !== "too-old") return undefined;
   const then = `no quest starts here; update Pi (${UPDATE_PI}) and start it again.`;
   return { ok: false, tooOld: true, message: tooOldText(version, then) };
+}
+
+/** Pi's package list and trust from its loaded module, when it has all of them. */
+function packageApiOf(module: object): { packages?: PiPackageApi } {
+  const exports = module as Record<string, unknown>;
+  return PI_PACKAGE_API_NAMES.every((name) => exports[name] !== undefined)
+    ? { packages: module as PiPackageApi }
+    : {};
 }
 
 /**
@@ -281,6 +309,23 @@ export function piSdkBeside(
     loading ??= load();
     return loading;
   };
+}
+
+/**
+ * Pi's package list and trust, from the Pi whose entry script is `cli` (the CLI's `findPi`):
+ * `pi-quests packs` sees the packages that Pi would load.
+ */
+export async function piPackageApiBeside(
+  cli: string,
+  importFile: (url: string) => Promise<unknown> = defaultImport,
+): Promise<Loaded<PiPackageApi>> {
+  const beside = piIndexBeside(cli);
+  if (!beside) return { ok: false, message: `${cli} is not the entry script of a Pi package` };
+  return importNamed<PiPackageApi>(
+    () => importFile(pathToFileURL(beside.index).href),
+    PI_PACKAGE_API_NAMES,
+    beside.index,
+  );
 }
 
 function resolveFrom(packageDir: string, name: string): string | undefined {

@@ -76,7 +76,7 @@ const ProgressSchema = z.strictObject({
   active: ActiveQuestSchema.optional(),
   completed: z.record(z.string(), z.strictObject({ at: z.string(), definitionHash: z.string() })).default({}),
   /**
-   * Quests the learner skipped (`/quest skip`): not done, so what requires them stays locked.
+   * Quests the learner skipped (`/quest skip`): not done, but what requires them opens.
    * Absent in files written before skipping existed, and until a quest is skipped.
    */
   skipped: z.record(z.string(), z.strictObject({ at: z.string() })).optional(),
@@ -179,6 +179,19 @@ export function openProgressStore(
       return queue;
     },
   };
+}
+
+/**
+ * A progress file as it stands, read without touching it (`/quest packs` counts another pack's
+ * done quests): undefined when it is missing, unreadable or not sealed by pi-quests.
+ */
+export async function peekProgress(file: string, sealer: Sealer): Promise<Progress | undefined> {
+  const text = await readText(file).catch(() => undefined);
+  const json = text === undefined ? undefined : parseJson(text);
+  if (!json?.ok || !isObject(json.value)) return undefined;
+  const verified = verifyRecord(sealer, json.value);
+  const parsed = verified.ok ? ProgressSchema.safeParse(verified.record) : undefined;
+  return parsed?.success ? parsed.data : undefined;
 }
 
 /** The file's text; undefined when there is no file. */

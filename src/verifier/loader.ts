@@ -5,20 +5,19 @@ import {
   openSync,
   readdirSync,
   readSync,
-  realpathSync,
   type Stats,
   statSync,
 } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { type Diagnostic, describeFsError, type Loaded } from "../core/diagnostics.ts";
 import { ONE_PARSE } from "../core/one-parse.ts";
-import { isInside, parseQuestPath, type QuestPathRule } from "../core/paths.ts";
 import { readYamlSource, type YamlProblem, type YamlSource } from "../core/yaml-source.ts";
 import type { YamlValueCache } from "../core/yaml-value-cache.ts";
-import type { PathField } from "./checks/define.ts";
-import { pathFieldsOf, problemsAmong, withQuestDefaults } from "./checks/registry.ts";
-import { defaultCheckId, type Quest, type QuestFile, QuestFileSchema } from "./quest.ts";
-import { formatPath, zodDiagnostics } from "./schema-diagnostics.ts";
+import { withQuestDefaults } from "./checks/registry.ts";
+import { PACK_FILE } from "./pack-manifest.ts";
+import { defaultCheckId, QUEST_ID_PATTERN, type Quest, QuestFileSchema } from "./quest.ts";
+import { partsBesideIssues, questFileProblems } from "./quest-file-problems.ts";
+import { zodDiagnostics } from "./schema-diagnostics.ts";
 
 const MIB = 1024 * 1024;
 
@@ -34,7 +33,10 @@ const QUEST_EXTENSIONS = new Set([".yaml", ".yml"]);
 export type LoadOptions = { yamlValues?: YamlValueCache };
 
 /** Loads a quest file or a pack folder (every .yaml/.yml in it, ordered by file name). */
-export async function loadQuests(path: string, options: LoadOptions = {}): Promise<Loaded<Quest[]>> {
+export async function loadQuests(
+  path: string,
+  options: LoadOptions = {},
+): Promise<{ ok: true; value: Quest[] } | PackProblems> {
   const absolute = resolve(path);
   let info: Stats;
   try {
@@ -61,10 +63,12 @@ export async function loadQuestPack(
   dir: string,
   only?: string[],
   options: LoadOptions = {},
-): Promise<Loaded<Quest[]>> {
+): Promise<{ ok: true; value: Quest[] } | PackProblems> {
   let names: string[];
   try {
-    names = only ?? readdirSync(dir).filter((name) => QUEST_EXTENSIONS.has(extname(name)));
+    // pack.yaml is the pack's manifest (pack-manifest.ts), not a quest.
+    names =
+      only ?? readdirSync(dir).filter((name) => QUEST_EXTENSIONS.has(extname(name)) && name !== PACK_FILE);
   } catch (error) {
     return fileProblem(dir, describeFsError(error));
   }
@@ -74,7 +78,7 @@ export async function loadQuestPack(
   const diagnostics: Diagnostic[] = [];
   const quests: Quest[] = [];
   const sources = new Map<Quest, YamlSource>();
-  const failed: FailedFiles = { ids: new Set(), withoutId: 0 };
+  const failed: FailedFiles = { ids: new Set(), withoutId: 0, sources: [] };
   for (const name of names) {
     const loaded = await readQuestFile(join(dir, name), options);
     if (loaded.ok) {
@@ -84,19 +88,47 @@ export async function loadQuestPack(
       diagnostics.push(...loaded.diagnostics);
       if (loaded.id !== undefined) failed.ids.add(loaded.id);
       else failed.withoutId++;
+      if (loaded.source) failed.sources.push(loaded.source);
     }
   }
   diagnostics.push(...(await packProblems(quests, sources, only === undefined, failed)));
-  return diagnostics.length > 0 ? { ok: false, diagnostics } : { ok: true, value: quests };
+  if (diagnostics.length === 0) return { ok: true, value: quests };
+  const questIds = [...quests.map((quest) => quest.id), ...failed.ids];
+  return {
+    ok: false,
+    diagnostics: inPackOrder(
+      diagnostics,
+      names.map((name) => join(dir, name)),
+    ),
+    ...(failed.withoutId === 0 ? { questIds } : {}),
+  };
 }
 
-/** The files of a pack that did not load: the ids they give, and how many give none that can be read. */
-type FailedFiles = { ids: Set<string>; withoutId: number };
+/**
+ * A pack that did not load: its problems, and the quest ids its files give when every file gives
+ * one (so that its plays can still be checked against them in the same run).
+ */
+export type PackProblems = { ok: false; diagnostics: Diagnostic[]; questIds?: string[] };
+
+/** Each file's problems together, files in pack order, each file's in file order. */
+function inPackOrder(diagnostics: readonly Diagnostic[], files: readonly string[]): Diagnostic[] {
+  const rank = (file: string) => {
+    const index = files.indexOf(file);
+    return index < 0 ? files.length : index;
+  };
+  return inFileOrder(diagnostics).sort((a, b) => rank(a.file) - rank(b.file));
+}
+
+/**
+ * The files of a pack that did not load: the ids they give, how many give none that can be read,
+ * and the ones read as YAML (their `requires` are still checked against the pack).
+ */
+type FailedFiles = { ids: Set<string>; withoutId: number; sources: YamlSource[] };
 
 /** A quest file read: the quest, or its problems and the id it gives when that can be read. */
 type ReadQuest =
   | { ok: true; value: Quest; source: YamlSource }
-  | { ok: false; diagnostics: Diagnostic[]; id?: string };
+  | { ok: false; diagnostics: Diagnostic[]; id?: string; source?: YamlSource };
 
 async function readQuestFile(file: string, options: LoadOptions): Promise<ReadQuest> {
   const read = await readBounded(file);
@@ -110,48 +142,41 @@ async function readQuestFile(file: string, options: LoadOptions): Promise<ReadQu
   const parsed = await readYamlSource(text, file, options.yamlValues);
   if (!parsed.ok) return { ...parsed, ...writtenId(text) };
   const { source } = parsed;
-  const given = source.value as { id?: unknown } | null;
+  const given = source.value as { id?: unknown; requires?: unknown } | null;
   const id = typeof given?.id === "string" ? { id: given.id } : {};
   const result = QuestFileSchema.safeParse(source.value, ONE_PARSE);
-  if (!result.success)
-    return {
-      ok: false,
-      diagnostics: await zodDiagnostics(result.error, { source, schema: QuestFileSchema }),
-      ...id,
-    };
+  if (!result.success) {
+    // The rest of the file is still judged where the schema accepted it: one run, every problem.
+    const beside = await questFileProblems(partsBesideIssues(source.value, result.error.issues), file);
+    const diagnostics = [
+      ...(await zodDiagnostics(result.error, { source, schema: QuestFileSchema })),
+      ...(await source.diagnose(beside.problems)),
+    ];
+    return { ok: false, diagnostics: inFileOrder(diagnostics), ...id, source };
+  }
 
-  const problems: YamlProblem[] = [];
   const questEditable = result.data.editable;
   const checks = result.data.checks.map((check, index) =>
     withQuestDefaults({ ...check, id: check.id ?? defaultCheckId(index) }, { editable: questEditable }),
   );
-  const seen = new Map<string, number>();
-  checks.forEach((check, index) => {
-    const first = seen.get(check.id);
-    if (first !== undefined) {
-      problems.push({
-        path: ["checks", index, "id"],
-        message: `duplicate check id "${check.id}" (also check ${first + 1}); give each check its own id`,
-      });
-    } else {
-      seen.set(check.id, index);
-    }
-  });
-  checks.forEach((check, index) => {
-    for (const { field, message } of problemsAmong(check, checks))
-      problems.push({ path: ["checks", index, ...field], message });
-  });
-
-  problems.push(...pathProblems(result.data));
-  let sandboxDir: string | undefined;
-  if (result.data.sandbox !== undefined) {
-    sandboxDir = resolve(dirname(file), result.data.sandbox);
-    const problem = await sandboxProblem(result.data.sandbox, sandboxDir, dirname(file));
-    if (problem) problems.push({ path: ["sandbox"], message: `sandbox ${problem}` });
-  }
-  if (problems.length > 0) return { ok: false, diagnostics: await source.diagnose(problems), ...id };
+  const { problems, sandboxDir } = await questFileProblems(
+    {
+      checks: checks.map((check, index) => ({ index, check })),
+      siblings: checks,
+      editable: questEditable,
+      sandbox: result.data.sandbox,
+    },
+    file,
+  );
+  if (problems.length > 0)
+    return { ok: false, diagnostics: inFileOrder(await source.diagnose(problems)), ...id, source };
   const quest: Quest = { ...result.data, checks, source: file, ...(sandboxDir ? { sandboxDir } : {}) };
   return { ok: true, value: quest, source };
+}
+
+/** Diagnostics by line, then column: the order an author reads the file in (a file's own first). */
+export function inFileOrder<T extends Diagnostic>(diagnostics: readonly T[]): T[] {
+  return [...diagnostics].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 /** What `readBounded` refuses beyond, and how its messages name the file. */
@@ -214,51 +239,6 @@ export async function readBounded(
   }
 }
 
-/**
- * The path fields that can never resolve inside their root (each check type names its own,
- * `pathFields`; the quest's `editable`), by core's rule, the one `resolveQuestPath` applies at run
- * time. Lint refuses them for version 1 files too: they never worked.
- */
-function pathProblems(quest: QuestFile): YamlProblem[] {
-  const fields: { path: (string | number)[]; field: PathField }[] = [];
-  quest.checks.forEach((check, index) => {
-    for (const field of pathFieldsOf(check)) fields.push({ path: ["checks", index, ...field.field], field });
-  });
-  (quest.editable ?? []).forEach((written, index) => {
-    fields.push({ path: ["editable", index], field: { field: [], written, rule: QUEST_EDITABLE } });
-  });
-  return fields.flatMap(({ path, field }) => {
-    const parsed = parseQuestPath(field.written, field.rule);
-    if (parsed.ok) return [];
-    const note = field.note ? ` ${field.note}` : "";
-    return [{ path, message: `${formatPath(path)}: ${field.written} ${parsed.reason}${note}` }];
-  });
-}
-
-const QUEST_EDITABLE: QuestPathRule = { templates: "none", relativeTo: "the quest workspace" };
-const SANDBOX: QuestPathRule = { templates: "none", relativeTo: "the pack folder" };
-
-/**
- * Why a quest's `sandbox` cannot be its template folder: it must name a folder inside the pack
- * (relative to the quest file), by name and once symbolic links are followed.
- */
-async function sandboxProblem(written: string, dir: string, packDir: string): Promise<string | undefined> {
-  const parsed = parseQuestPath(written, SANDBOX);
-  if (!parsed.ok) {
-    const why = parsed.problem === "escape" ? 'leaves the pack folder through ".."' : parsed.reason;
-    return `${written} ${why}; a sandbox is a template folder inside the pack`;
-  }
-  try {
-    if (!statSync(dir).isDirectory()) return `${written} is not a folder`;
-    const [real, realPack] = [realpathSync(dir), realpathSync(packDir)];
-    if (!isInside(real, realPack))
-      return `${written} leads out of the pack folder through a symbolic link (to ${real}); a sandbox is a template folder inside the pack`;
-    return undefined;
-  } catch (error) {
-    return `${written} cannot be used (${describeFsError(error)}); it names a template folder relative to this quest file`;
-  }
-}
-
 /** The quest id a file that is not valid YAML says on a line of its own (`id: first-file`), if any. */
 function writtenId(text: string): { id?: string } {
   const id = /^id:[ \t]*["']?([a-z0-9][a-z0-9-]*)["']?[ \t]*$/m.exec(text)?.[1];
@@ -303,13 +283,28 @@ async function packProblems(
   // A single file checked alone cannot know the rest of its pack.
   if (!wholePack) return located();
 
+  const unknown = (required: unknown) =>
+    typeof required === "string" &&
+    QUEST_ID_PATTERN.test(required) &&
+    !byId.has(required) &&
+    !failed.ids.has(required) &&
+    failed.withoutId === 0;
+  const unknownMessage = (required: string) =>
+    `requires unknown quest "${required}"; quests in this pack: ${[...byId.keys()].join(", ")}`;
   for (const quest of quests) {
     quest.requires.forEach((required, index) => {
-      if (!byId.has(required) && !failed.ids.has(required) && failed.withoutId === 0) {
-        const known = [...byId.keys()].join(", ");
-        at(quest, ["requires", index], `requires unknown quest "${required}"; quests in this pack: ${known}`);
-      }
+      if (unknown(required)) at(quest, ["requires", index], unknownMessage(required));
     });
+  }
+  // A file that did not load is still told about a quest it requires that the pack does not have.
+  const elsewhere: Diagnostic[] = [];
+  for (const source of failed.sources) {
+    const requires = (source.value as { requires?: unknown } | null)?.requires;
+    if (!Array.isArray(requires)) continue;
+    const problems = requires.flatMap((required, index) =>
+      unknown(required) ? [{ path: ["requires", index], message: unknownMessage(required as string) }] : [],
+    );
+    elsewhere.push(...(await source.diagnose(problems)));
   }
   for (const cycle of requiresCycles(byId)) {
     const first = byId.get(cycle[0] ?? "");
@@ -320,7 +315,7 @@ async function packProblems(
         `requires form a cycle: ${[...cycle, cycle[0]].join(" -> ")}; no quest in it could ever start`,
       );
   }
-  return located();
+  return [...(await located()), ...elsewhere];
 }
 
 /** Each cycle once, as the list of quest ids along it (depth-first search with colors). */

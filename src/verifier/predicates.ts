@@ -31,6 +31,16 @@ export function matchesIntPredicate(predicate: IntPredicate, value: number): boo
 }
 
 /** A payload field: a literal compares exactly; an operator applies to strings or numbers. */
+/** The least and most an integer predicate accepts (absent: no bound that side). */
+export function intPredicateBounds(predicate: IntPredicate): { min?: number; max?: number } {
+  if (typeof predicate === "number") return { min: predicate, max: predicate };
+  if ("equals" in predicate) return { min: predicate.equals, max: predicate.equals };
+  return {
+    ...(predicate.min !== undefined ? { min: predicate.min } : {}),
+    ...(predicate.max !== undefined ? { max: predicate.max } : {}),
+  };
+}
+
 export function compileFieldPredicate(predicate: FieldPredicate): (value: unknown) => boolean {
   if (predicate === null || typeof predicate !== "object") return (value) => value === predicate;
   if ("equals" in predicate) return (value) => value === predicate.equals;

@@ -129,7 +129,7 @@ describe("other bad input, through the real binary", () => {
   });
 
   it.each([
-    [["check", FIRST_FILE, "--colour"], "Unknown option '--colour'"],
+    [["check", FIRST_FILE, "--colour"], "unknown flag --colour; the flags are --quest, --cwd"],
     [["check", FIRST_FILE, "--quest"], "--quest"],
     [["check"], "give exactly one quest file or pack folder (got 0)"],
     [["check", FIRST_FILE, FIRST_FILE], "give exactly one quest file or pack folder (got 2)"],

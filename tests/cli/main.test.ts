@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { unwritableFileSentence } from "../../src/cli/main.ts";
 import { CHECK_USAGE, LINT_USAGE, RECEIPTS_USAGE, SANDBOX_USAGE } from "../../src/cli/usage.ts";
 import { REPO, runMain } from "../support/cli.ts";
 import { commitAll, makeWorkspace, removeWorkspaces } from "../support/workspace.ts";
@@ -20,6 +21,9 @@ Usage:
   pi-quests play PACK_DIR [options]
                                 try a pack by hand in the real Pi, in a fresh workspace
   pi-quests receipts [options]  reassess recorded receipts against the files, running nothing
+  pi-quests packs [--cwd DIR] [--json]
+                                list the quest packs Pi would offer in a folder, and why others are not
+  pi-quests init DIR            create a new quest pack, ready to publish as a Pi package
   pi-quests help [COMMAND]
 
 Run "pi-quests COMMAND --help" for a command's options.
@@ -52,7 +56,7 @@ describe("the command table", () => {
     expect(await run(["frobnicate"])).toEqual({
       exitCode: 3,
       stdout: "",
-      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox, play and receipts\n\n${OVERVIEW}`,
+      stderr: `pi-quests: unknown command "frobnicate"; the commands are lint, check, test, sandbox, play, receipts, packs and init\n\n${OVERVIEW}`,
     });
   });
 
@@ -137,5 +141,25 @@ describe("the command table is lazy", () => {
         /^\/src\/(task-verifier\/|probes\/script-runner\.ts)|node_modules\/execa\//.test(url),
       ),
     ).toEqual([]);
+  });
+});
+
+describe("a file pi-quests cannot write (its data dir read-only, as in Pi's sandboxed bash)", () => {
+  it("is a sentence naming the file, why and what to do, never an internal error", () => {
+    const error = Object.assign(new Error("EROFS: read-only file system, open '/d/quests/seal.key.tmp'"), {
+      code: "EROFS",
+      path: "/d/quests/seal.key.tmp",
+    });
+    expect(unwritableFileSentence(error)).toBe(
+      "pi-quests: cannot write /d/quests/seal.key.tmp (a read-only file system). pi-quests keeps its records in its data dir ({agent_dir}/quests, or --data-dir DIR): run it where that folder can be written. Inside Pi, the agent's bash sees the data dir as an empty, read-only folder (docs/security.md, 13).\n",
+    );
+  });
+
+  it("leaves every other error to the internal-error sentence", () => {
+    expect(unwritableFileSentence(new Error("boom"))).toBeUndefined();
+    expect(
+      unwritableFileSentence(Object.assign(new Error("x"), { code: "ENOENT", path: "/x" })),
+    ).toBeUndefined();
+    expect(unwritableFileSentence(Object.assign(new Error("x"), { code: "EROFS" }))).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {
+  boundedIntPredicate,
   describeValue,
   FieldPredicateSchema,
   IntPredicateSchema,
@@ -130,6 +131,37 @@ describe("describeValue", () => {
       "a map with a",
       'string "x"',
       "number 2",
+    ]);
+  });
+});
+
+describe("integer predicates about a bounded value (a count, an exit code)", () => {
+  const count = boundedIntPredicate("a number of events", 0);
+  const exitCode = boundedIntPredicate("an exit code", 0, 255);
+
+  it.each([0, 2, { equals: 0 }, { min: 0 }, { max: 0 }, { min: -5, max: 1 }])(
+    "a count accepts %j",
+    (value) => {
+      expect(count.parse(value)).toEqual(value);
+    },
+  );
+
+  it.each<[unknown, string]>([
+    [-1, "-1 can never pass: a number of events is 0 or more; give a value it can have"],
+    [{ equals: -2 }, "{equals:-2} can never pass: a number of events is 0 or more; give a value it can have"],
+    [{ max: -1 }, "{max:-1} can never pass: a number of events is 0 or more; give a value it can have"],
+  ])("a count refuses %j: it can never pass", (value, message) => {
+    expect(problems(count, value)).toEqual([`: ${message}`]);
+  });
+
+  it("an exit code is 0 to 255; a predicate's own problem is said once", () => {
+    expect(problems(exitCode, 256)).toEqual([
+      ": 256 can never pass: an exit code is 0 to 255; give a value it can have",
+    ]);
+    expect(problems(exitCode, { min: 1, max: 255 })).toEqual([]);
+    expect(problems(exitCode, { min: 3, max: 1 })).toEqual([": min must not be greater than max"]);
+    expect(problems(exitCode, { equals: -1, min: 0 })).toEqual([
+      ": give one operator, not equals and min/max",
     ]);
   });
 });

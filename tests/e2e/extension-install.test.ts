@@ -137,14 +137,14 @@ describe("pi install of the pi-quests package folder", () => {
     // The first evaluation loads the engine through Pi's loader, uncached here: wait for its
     // result rather than for a quiet moment, which a slow machine can have before it.
     await rpc.waitFor(
-      (line) => line.method === "setWidget" && String(line.widgetLines).includes(`✗ ${labels[0]}`),
+      (line) => line.method === "setWidget" && String(line.widgetLines).includes(`○ ${labels[0]}: not yet`),
     );
     await rpc.settled();
     expect(rpc.hud()).toEqual({
       widget: [
         `Quest 1/${count}: ${first.title}`,
-        // None passed yet: failed (✗), or waiting for a check it comes after (…).
-        ...labels.map((label) => expect.stringMatching(new RegExp(`^ {2}[✗…] ${literally(label)}: `))),
+        // None passed yet, nothing done: not yet (○, never red before the learner acts), or waiting for a check it comes after (…).
+        ...labels.map((label) => expect.stringMatching(new RegExp(`^ {2}[○…] ${literally(label)}: `))),
         "  /quest hint · /quest status · /quest list",
       ],
       status: `quest 1/${count}`,

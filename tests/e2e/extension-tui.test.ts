@@ -110,14 +110,14 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
     });
 
     try {
-      // 1. Before: the first quest, red. The activated quest is checked at once (the scheduler's
-      // questActivated), so its checks read ✗ with a reason before the learner has typed
-      // anything, as in the RPC test; ○ (unchecked) only flashes by before that first check.
+      // 1. Before: the first quest. The activated quest is checked at once (the scheduler's
+      // questActivated), but the learner has done nothing in it yet: every unmet check is ○
+      // "not yet", muted, never a red ✗.
       const beforeColored = await pane.waitForScreen(
         (screen) =>
           screen.includes("Quest 1/3: Say hello to Pi") &&
-          /^ {2}✗ You sent Pi a message: /m.test(screen) &&
-          /^ {2}✗ Pi answered it: /m.test(screen) &&
+          /^ {2}○ You sent Pi a message: not yet/m.test(screen) &&
+          /^ {2}○ Pi answered it: not yet/m.test(screen) &&
           /^quest 1\/3\s*$/m.test(screen) &&
           settled(screen),
         "the first quest in the HUD",
@@ -127,28 +127,29 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       const first = layout(before, "Quest 1/3: Say hello to Pi", "quest 1/3");
       expect(first.widget).toEqual([
         "Quest 1/3: Say hello to Pi",
-        "  ✗ You sent Pi a message: not yet",
-        "  ✗ Pi answered it: not yet",
+        "  ○ You sent Pi a message: not yet",
+        "  ○ Pi answered it: not yet",
         HINT_LINE,
       ]);
       expect(before).not.toContain("✓");
+      expect(before).not.toContain("✗");
       // The widget sits right above the editor; the status is in the footer below it.
       expect(first.editorTop).toBe(first.hintRow + 1);
       expect(first.editorBottom).toBeGreaterThan(first.editorTop);
       expect(first.statusRow).toBeGreaterThan(first.editorBottom);
       expect(before).not.toContain("Warning: tmux extended-keys");
       const beforeStyled = styledRows(beforeColored);
-      const failColor = markColor(beforeStyled, "✗ You sent Pi a message", "✗");
-      // ✗ in a color of the theme, not the terminal's default.
-      expect(failColor).toBeDefined();
-      expect(markColor(beforeStyled, "✗ Pi answered it", "✗")).toBe(failColor);
+      // ○ is muted (the theme's muted color may be the terminal's default): never the red of ✗,
+      // which step 3 checks.
+      const notYetColor = markColor(beforeStyled, "○ You sent Pi a message", "○");
+      expect(markColor(beforeStyled, "○ Pi answered it", "○")).toBe(notYetColor);
 
       // 2. The learner says hello; the scripted model answers; the quest completes.
       pane.type("Hi Pi, what can you do in this folder?", "Enter");
       const after = await pane.waitForScreen(
         (screen) =>
           screen.includes("Quest 2/3: Make your first file") &&
-          /^ {2}✗ hello\.txt says hello: /m.test(screen) &&
+          /^ {2}○ hello\.txt says hello: not yet/m.test(screen) &&
           /^quest 2\/3\s*$/m.test(screen) &&
           settled(screen),
         "the second quest after the first one passed",
@@ -159,11 +160,12 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       // The first quest's widget is gone (its announcement, indented, stays in the chat above).
       expect(lines(after).filter((line) => line.startsWith("Quest 1/3"))).toEqual([]);
       const second = layout(after, "Quest 2/3: Make your first file", "quest 2/3");
-      expect(second.widget.map((line) => line.replace(/:.*$/, ""))).toEqual([
-        "Quest 2/3",
-        "  ✗ Pi wrote hello.txt with its write tool",
-        "  ✗ hello.txt exists",
-        "  ✗ hello.txt says hello",
+      // The turn that completed quest 1 is no act in quest 2: not yet, never red.
+      expect(second.widget).toEqual([
+        "Quest 2/3: Make your first file",
+        "  ○ Pi wrote hello.txt with its write tool: not yet",
+        "  ○ hello.txt exists: not yet",
+        "  ○ hello.txt says hello: not yet",
         HINT_LINE,
       ]);
       expect(second.editorTop).toBe(second.hintRow + 1);
@@ -199,11 +201,15 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       // Colors: the screen as the terminal drew it.
       const styled = styledRows(colored);
       const passColor = markColor(styled, "✓ hello.txt exists", "✓");
-      // ✓ in a color of the theme too, not the one of ✗; the ✗ still in its color.
+      const failColor = markColor(styled, "✗ hello.txt says hello", "✗");
+      // ✓ and ✗ in colors of the theme, each its own, neither the muted one of ○.
       expect(passColor).toBeDefined();
+      expect(failColor).toBeDefined();
       expect(passColor).not.toBe(failColor);
+      expect(failColor).not.toBe(notYetColor);
+      // The reason in the learner's words: the check's own sentence, no exit code.
+      expect(stripSgr(colored)).not.toMatch(/exit code|expected =/);
       expect(markColor(styled, "✓ Pi wrote hello.txt", "✓")).toBe(passColor);
-      expect(markColor(styled, "✗ hello.txt says hello", "✗")).toBe(failColor);
       // The title in bold and colored, the footer status colored.
       const title = find(styled, "Quest 2/3: Make your first file").find((cell) => cell.char === "Q");
       expect(title?.bold).toBe(true);
@@ -217,7 +223,7 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       const menu = await pane.waitForScreen(
         (screen) =>
           /→ start\s+start a quest: \/quest start ID/.test(screen) &&
-          /status\s+the last result, with evidence/.test(screen),
+          /status\s+why each check is not done yet \(--details: the evidence\)/.test(screen),
         "the completion menu for /quest st",
       );
       expect(menu).not.toMatch(/the next hint for the active quest/);
@@ -225,6 +231,27 @@ describe("the HUD in Pi's terminal UI, under tmux", () => {
       await pane.waitForScreen(
         (screen) => lines(screen).some((line) => /^\/quest start\s*$/.test(line)),
         "the accepted completion in the editor",
+      );
+
+      // 5. A subcommand typed in full runs on the first Enter, as Pi's own commands do: no menu
+      // offers what is already typed, so Enter is not spent accepting it.
+      pane.type("", "C-u");
+      await pane.waitForScreen(
+        (screen) => !lines(screen).some((line) => line.startsWith("/quest")),
+        "an empty editor",
+      );
+      pane.type("/quest hint");
+      await pane.waitForScreen(
+        (screen) => lines(screen).some((line) => /^\/quest hint\s*$/.test(line)),
+        "/quest hint typed",
+      );
+      // Time for a completion menu to open, were one offered.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(lines(pane.screen())).not.toContainEqual(expect.stringMatching(/→ hint/));
+      pane.type("", "Enter");
+      await pane.waitForScreen(
+        (screen) => screen.includes("Hint 1/2: Ask in plain words"),
+        "the hint after one Enter",
       );
     } finally {
       await pane.kill();

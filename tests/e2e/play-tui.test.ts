@@ -45,11 +45,22 @@ describe("pi-quests play, under tmux", () => {
       "the notes quest in the HUD",
       { timeoutMs: 60_000 },
     );
+    // The steps printed before Pi's screen took over are in that Pi too, each whole.
+    pane.type("/quest solution", "Enter");
+    const steps = await pane.waitForScreen(
+      (screen) => screen.includes("The play this Pi follows"),
+      "the play's steps in Pi",
+    );
+    expect(steps).toContain("1. Type: Write a note in notes.txt");
+    expect(steps).toContain("Pi writes notes.txt");
     pane.type("Write a note in notes.txt", "Enter");
     await pane.waitForScreen((screen) => /Quest complete: Write notes/.test(screen), "the quest complete", {
       timeoutMs: 30_000,
     });
     pane.type("/quit", "Enter");
+    await pane.waitForExit("play after /quit", { timeoutMs: 30_000 });
+    // The session was in a folder play removes: Pi offers no resume command for it.
+    expect(pane.screen()).not.toContain("To resume this session");
     // Pi gone, the play's folders are removed.
     for (let i = 0; i < 100 && readdirSync(tmp).some((name) => name.startsWith("pi-quests-play-")); i++)
       await new Promise((resolve) => setTimeout(resolve, 100));

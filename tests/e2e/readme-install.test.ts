@@ -205,15 +205,15 @@ describe("README.md, Use it in Pi, in a fresh clone", () => {
       });
       // The first evaluation loads the engine through Pi's loader, uncached: wait for its result.
       await pi.waitFor(
-        (line) => line.method === "setWidget" && String(line.widgetLines).includes(`✗ ${labels[0]}`),
+        (line) => line.method === "setWidget" && String(line.widgetLines).includes(`○ ${labels[0]}: not yet`),
       );
       await pi.settled();
       const { widget = [], status } = pi.hud();
       expect(widget[0]).toBe(`Quest 1/${pack.value.length}: ${first.title}`);
       expect(status).toBe(`quest 1/${pack.value.length}`);
-      // Each check on a line of its own, none passed yet: failed (✗) or waiting for another (…).
+      // Each check on a line of its own, none passed yet: not yet (○, never red before the learner acts) or waiting for another (…).
       expect(widget.slice(1, -1)).toEqual(
-        labels.map((label) => expect.stringMatching(new RegExp(`^ {2}[✗…] ${literally(label)}: `))),
+        labels.map((label) => expect.stringMatching(new RegExp(`^ {2}[○…] ${literally(label)}: `))),
       );
       expect(pi.notifications().filter((text) => text.includes("pi-quests"))).toEqual([]);
       expect(await pi.close()).toBe(0);

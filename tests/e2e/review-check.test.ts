@@ -85,7 +85,7 @@ async function check(pi: PiRpc): Promise<string | undefined> {
 /** `/quest check`, then what `/quest status` says of the review check (its whole summary and detail). */
 async function checkStatus(pi: PiRpc): Promise<string> {
   await check(pi);
-  return (await command(pi, "/quest status")).join("\n");
+  return (await command(pi, "/quest status --details")).join("\n");
 }
 
 describe("the review check in the real pi", () => {
@@ -149,7 +149,7 @@ describe("the review check in the real pi", () => {
     // The same files again: the receipt answers, nobody is asked.
     expect(await check(pi)).toBe("  ✓ NOTES.md explains the bug");
     expect(requests().filter((r) => r.reviewer)).toHaveLength(reviewsSoFar);
-    const status = await command(pi, "/quest status");
+    const status = await command(pi, "/quest status --details");
     expect(status.join("\n")).toContain("same review, same files; not reviewed again");
     expect(status.join("\n")).toContain('NOTES.md:3: "subtracts b instead of adding it."');
 
@@ -194,7 +194,7 @@ describe("the review check in the real pi", () => {
     expect(await check(pi)).toBe(
       "  … NOTES.md explains the bug: no usable review model: /model, /login, or the check's model:",
     );
-    const status = (await command(pi, "/quest status")).join("\n");
+    const status = (await command(pi, "/quest status --details")).join("\n");
     expect(status).toContain(
       "the review model nowhere/no-such-model is not known to Pi: choose a model with /model",
     );

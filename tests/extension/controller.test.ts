@@ -529,16 +529,28 @@ describe("a result that is not a pass", () => {
     expect(progress.lastResult).toEqual(result(ALPHA, "fail", "no matching input event (1 event recorded)"));
     expect(h.named(QUEST_COMPLETED_EVENT)).toEqual([]);
     expect(otherNotes(h.ui)).toEqual([]);
+    // Before the learner has done anything in the quest, nothing is red.
+    const unmet = { status: "unchecked", reason: "not yet" } as const;
     expect(h.ui.lastHud()).toEqual({
       kind: "active",
       title: "Alpha",
       position: 1,
       total: 3,
       checks: [
+        { describe: "You asked", ...unmet },
+        { describe: "Pi answered", ...unmet },
+      ],
+      evaluating: false,
+    });
+    // Their first turn: each unmet check is ✗, with its reason in words.
+    h.controller.record(inputEvent({ content: "hello" }));
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    expect(h.ui.lastHud()).toMatchObject({
+      checks: [
         { describe: "You asked", status: "fail", reason: "not yet" },
         { describe: "Pi answered", status: "fail", reason: "not yet" },
       ],
-      evaluating: false,
     });
   });
 
@@ -733,7 +745,8 @@ describe("/quest check with confirm checks", () => {
     const dir = makeWorkspace();
     const h = await start({ dir, pack: [READY, SOLO], createEvaluator: realEvaluators(dir).createEvaluator });
     await h.controller.idle();
-    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    // The learner's `!` command: an act, so the unmet event check is ✗, and nothing is asked.
+    h.controller.record({ name: "user_bash", payload: { command: "ls", excludeFromContext: false } });
     await h.controller.idle();
     expect(h.ui.confirms()).toEqual([]);
     expect(h.ui.lastHud()).toMatchObject({ checks: [{ status: "pending" }, { status: "fail" }] });
@@ -841,6 +854,10 @@ describe("/quest status", () => {
     });
     await h.controller.idle();
     await h.controller.command("status");
+    expect(h.ui.lastSaid()).toBe(
+      "Alpha\n  ○ You asked\n  ○ Pi answered\nNot checked yet. The checker's own detail: /quest status --details\n\nGoal:\nSay hello to Pi.",
+    );
+    await h.controller.command("status --details");
     expect(h.ui.lastSaid()).toBe("Alpha: not checked yet\n\nGoal:\nSay hello to Pi.");
   });
 
@@ -878,7 +895,26 @@ describe("/quest status", () => {
     evaluators.respond("alpha", failing);
     const h = await start({ evaluators });
     await h.controller.idle();
+    // The learner's view: each check with its reason in words, ✗ once they have acted.
     await h.controller.command("status");
+    expect(h.ui.lastSaid()?.split("\n").slice(0, 4)).toEqual([
+      "Alpha",
+      "  ✓ You asked",
+      "  ○ Pi answered: not yet",
+      "1 of 2 checks pass. The checker's own detail: /quest status --details",
+    ]);
+    h.controller.record(inputEvent({ content: "hello" }));
+    h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await h.controller.idle();
+    await h.controller.command("status");
+    expect(h.ui.lastSaid()?.split("\n").slice(0, 3)).toEqual([
+      "Alpha",
+      "  ✓ You asked",
+      "  ✗ Pi answered: AssertionError: expected 2 to be 3",
+    ]);
+    expect(h.ui.lastSaid()).not.toMatch(/\[FAIL\]|exit code|answered \(/);
+    // The author's: ids, tags, the exit code and the output.
+    await h.controller.command("status --details");
     const said = h.ui.lastSaid() ?? "";
     expect(said).toBe(`${formatQuestResult(failing, "Alpha")}\nGoal:\nSay hello to Pi.`);
     expect(said.split("\n")).toEqual([
@@ -914,7 +950,7 @@ describe("/quest status", () => {
     await h.controller.idle();
     protection =
       "Agent's bash: its commands run where pi-quests' records (/a/quests) look like an empty, read-only folder; they cannot read or change them.";
-    await h.controller.command("status");
+    await h.controller.command("status --details");
     expect(h.ui.lastSaid()).toBe(`Alpha: not checked yet\n\nGoal:\nSay hello to Pi.\n\n${protection}`);
     const dir = makeWorkspace();
     await seedProgress(dir, { completed: { alpha: DONE, beta: DONE, solo: DONE } });
@@ -1085,9 +1121,12 @@ describe("a restart over the same progress and event log", () => {
   it("shows the last result at once, before evaluating again", async () => {
     const dir = makeWorkspace();
     const first = await start({ dir });
+    first.controller.record(inputEvent({ content: "hello" }));
+    first.controller.record(turnEndEvent({ assistantTurns: 1 }));
     await first.controller.idle();
     await first.controller.dispose();
     const second = await start({ dir });
+    // The learner acted in the quest in the earlier session: its failed checks are ✗ at once.
     expect(second.ui.huds()[0]).toMatchObject({
       kind: "active",
       checks: [{ status: "fail", reason: "not yet" }, { status: "fail" }],
@@ -1631,7 +1670,7 @@ describe("/quest list with chapters", () => {
     ]);
   });
 
-  it("done quests leave the minutes left; a skipped one is marked and still counted; what needs it stays locked", async () => {
+  it("done quests leave the minutes left; a skipped one is marked and still counted; what needs it opens", async () => {
     const h = await helloDone();
     await h.controller.command("skip");
     await h.controller.command("list");
@@ -1642,7 +1681,7 @@ describe("/quest list with chapters", () => {
       "  2. steer: Steer a run (↷ skipped · 3 min)",
       "Save your work · 0/2 done · 5+ min left",
     ]);
-    expect(h.ui.lastSaid()?.split("\n")[5]).toBe("  3. commit: Commit it (locked: needs steer · 5 min)");
+    expect(h.ui.lastSaid()?.split("\n")[5]).toBe("  3. commit: Commit it (▶ active · 5 min)");
   });
 
   it("a chapter whose quests are apart in the pack is shown once, where it first appears", async () => {
@@ -1664,7 +1703,7 @@ describe("/quest list with chapters", () => {
 });
 
 describe("/quest skip", () => {
-  it("marks the active quest skipped (not done) and starts the next available one", async () => {
+  it("marks the active quest skipped (not done) and starts the next available one, which may need it", async () => {
     const h = await helloDone();
     expect((await h.progress()).active?.questId).toBe("steer");
     await h.controller.command("skip");
@@ -1672,27 +1711,40 @@ describe("/quest skip", () => {
     expect(progress.skipped).toEqual({ steer: { at: NOW.toISOString() } });
     expect(Object.keys(progress.completed)).toEqual(["hello"]);
     expect(h.named(QUEST_COMPLETED_EVENT).map((event) => event.payload.quest)).toEqual(["hello"]);
-    // commit needs steer: notes is the next available quest.
-    expect(progress.active?.questId).toBe("notes");
+    // commit needs steer, which is skipped: it opens, and says what to do first.
+    expect(progress.active?.questId).toBe("commit");
     expect(h.ui.lastSaid()).toBe(
       [
-        "Skipped: Steer a run. It is not done: what requires it stays locked; /quest start steer takes it up again.",
+        `Skipped: Steer a run. ${"It is not done, but quests that build on it open now and say what they need from it;"} /quest start steer takes it up again.`,
         "",
-        "Quest 4/5: Take notes",
-        "Do notes.",
+        "Quest 3/5: Commit it",
+        "Do commit.",
+        'This quest builds on "Steer a run", which you skipped: what it left behind may be missing here. If you get stuck, do it first (/quest start steer), then /quest start commit again.',
         "(/quest hint if you are stuck)",
       ].join("\n"),
     );
-    expect(h.evaluators.runs.at(-1)?.quest).toBe("notes");
-    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Take notes", position: 4 });
+    expect(h.evaluators.runs.at(-1)?.quest).toBe("commit");
+    expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Commit it", position: 3 });
   });
 
-  it("a quest that requires a skipped one stays locked", async () => {
+  it("a quest that requires a skipped one can be started, and says what to do first", async () => {
     const h = await helloDone();
     await h.controller.command("skip");
+    await h.controller.command("start notes");
     await h.controller.command("start commit");
-    expect(h.ui.lastSaid()).toBe('"Commit it" needs steer first (/quest start steer).');
-    expect((await h.progress()).active?.questId).toBe("notes");
+    expect(h.ui.lastSaid()).toBe(
+      [
+        "Quest started: Commit it",
+        "",
+        "Do commit.",
+        'This quest builds on "Steer a run", which you skipped: what it left behind may be missing here. If you get stuck, do it first (/quest start steer), then /quest start commit again.',
+      ].join("\n"),
+    );
+    expect((await h.progress()).active?.questId).toBe("commit");
+    // Locked still means locked: a requirement neither done nor skipped.
+    const fresh = await start({ pack: CHAPTERS, start: "off" });
+    await fresh.controller.command("start commit");
+    expect(fresh.ui.lastSaid()).toBe('"Commit it" needs steer first (/quest start steer).');
   });
 
   it("stops a check of the skipped quest that is running: its pass never completes it", async () => {
@@ -1715,7 +1767,7 @@ describe("/quest skip", () => {
     const h = await helloDone();
     await h.controller.command("skip notes");
     expect(h.ui.lastSaid()).toBe(
-      "Skipped: Take notes. It is not done: what requires it stays locked; /quest start notes takes it up again.",
+      "Skipped: Take notes. It is not done, but quests that build on it open now and say what they need from it; /quest start notes takes it up again.",
     );
     const progress = await h.progress();
     expect(progress.active?.questId).toBe("steer");
@@ -1754,20 +1806,28 @@ describe("/quest skip", () => {
     await h.controller.command("skip");
     expect(h.ui.lastSaid()).toBe(
       [
-        "Skipped: Say hello. It is not done: what requires it stays locked; /quest start hello takes it up again.",
-        "No other quest can be started now: /quest list shows where you stand.",
+        "Skipped: Say hello. It is not done, but quests that build on it open now and say what they need from it; /quest start hello takes it up again.",
+        "",
+        "Quest 2/2: Steer a run",
+        "Do steer.",
+        'This quest builds on "Say hello", which you skipped: what it left behind may be missing here. If you get stuck, do it first (/quest start hello), then /quest start steer again.',
+        "(/quest hint if you are stuck)",
       ].join("\n"),
     );
+    await h.controller.command("skip");
+    expect(h.ui.lastSaid()).toMatch(
+      /\nNo other quest can be started now: \/quest list shows where you stand\.$/,
+    );
     expect((await h.progress()).active).toBeUndefined();
-    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 0, total: 2, skipped: 1 });
+    expect(h.ui.lastHud()).toEqual({ kind: "idle", done: 0, total: 2, skipped: 2 });
   });
 
   it("with PI_QUESTS_START=off, nothing starts by itself: the next one is named", async () => {
     const h = await start({ pack: CHAPTERS, start: "off" });
     await h.controller.command("start hello");
     await h.controller.command("skip");
-    // steer needs hello, which is skipped, not done: notes is next.
-    expect(h.ui.lastSaid()).toMatch(/\nNext: \/quest start notes$/);
+    // steer needs hello, which is skipped: it opens, and is next.
+    expect(h.ui.lastSaid()).toMatch(/\nNext: \/quest start steer$/);
     expect((await h.progress()).active).toBeUndefined();
   });
 
@@ -1780,9 +1840,9 @@ describe("/quest skip", () => {
     await again.controller.idle();
     expect((await again.progress()).skipped).toEqual({
       steer: { at: NOW.toISOString() },
-      notes: { at: NOW.toISOString() },
+      commit: { at: NOW.toISOString() },
     });
-    expect((await again.progress()).active?.questId).toBe("loose");
+    expect((await again.progress()).active?.questId).toBe("notes");
   });
 });
 
@@ -1822,7 +1882,7 @@ describe("debriefs", () => {
     h.evaluators.verdict("hello", "pass");
     await h.controller.command("check");
     expect(h.ui.notes().at(-1)?.message).toBe(
-      "Quest complete: Say hello ✓\n\nYou talked to Pi: every message starts a *run*.\n\nEvery quest is done. Well played!",
+      "Quest complete: Say hello ✓\n\nYou talked to Pi: every message starts a *run*.\n\nChapter 1 complete: Talk to Pi ✓ (1 of 1 quest done).\nEvery quest is done. Well played!",
     );
   });
 
@@ -1831,7 +1891,9 @@ describe("debriefs", () => {
     await h.controller.idle();
     h.evaluators.verdict("notes", "pass");
     await h.controller.command("check");
-    expect(h.ui.notes().at(-1)?.message).toMatch(/^Quest complete: Take notes ✓\n\nQuest 2\/2: Anything\n/);
+    expect(h.ui.notes().at(-1)?.message).toMatch(
+      /^Quest complete: Take notes ✓\n\nChapter 1 complete: Save your work ✓ \(1 of 1 quest done\)\.\nNext: "Anything"\.\n\nQuest 2\/2: Anything\n/,
+    );
   });
 
   it("/quest debrief ID shows a done quest's debrief again; without ID, the last done quest's", async () => {
@@ -1925,7 +1987,7 @@ describe("/quest status in the learner's paths", () => {
     evaluators.respond("alpha", failing);
     const h = await start({ evaluators, workspace: "/work/project" });
     await h.controller.idle();
-    await h.controller.command("status");
+    await h.controller.command("status --details");
     const said = h.ui.lastSaid() ?? "";
     expect(said).toContain("      |     at (test/add.test.js:4:3)");
     expect(said).not.toContain("/worktrees/");

@@ -123,6 +123,22 @@ describe("a broken setup", () => {
 describe("hudCheck: a check's line from its result", () => {
   const check = { id: "says-hello", describe: "hello.txt says hello" };
 
+  const commandFail = (output: string, summary = "exit code 1, expected = 0"): CheckResult => ({
+    id: "says-hello",
+    type: "command",
+    status: "fail",
+    evidence: {
+      kind: "command",
+      summary,
+      script: "grep -qi hello hello.txt",
+      cwd: ".",
+      isolation: "worktree",
+      exitCode: 1,
+      output,
+      failed: [summary],
+    },
+  });
+
   it("before any result, the check is unchecked and has no reason", () => {
     expect(hudCheck(check)).toEqual({ describe: "hello.txt says hello", status: "unchecked" });
   });
@@ -131,28 +147,37 @@ describe("hudCheck: a check's line from its result", () => {
     expect(hudCheck({ id: "says-hello" })).toEqual({ describe: "says-hello", status: "unchecked" });
   });
 
-  it("a failing result gives its evidence summary as the reason", () => {
-    const result: CheckResult = {
-      id: "says-hello",
-      type: "command",
-      status: "fail",
-      evidence: {
-        kind: "command",
-        summary: "exit code 1, expected = 0",
-        script: "grep -qi hello hello.txt",
-        cwd: ".",
-        isolation: "worktree",
-        exitCode: 1,
-      },
-    };
-    expect(hudCheck(check, result)).toEqual({
+  it("before the learner acts, a failed check is ○ not yet, never ✗ (a pass is ✓ at once)", () => {
+    expect(hudCheck(check, commandFail(""), false)).toEqual({
       describe: "hello.txt says hello",
-      status: "fail",
-      reason: "exit code 1, expected = 0",
+      status: "unchecked",
+      reason: "not yet",
     });
+    const passed: CheckResult = { ...commandFail(""), status: "pass" };
+    expect(hudCheck(check, passed, false).status).toBe("pass");
   });
 
-  it("an event that has not happened yet is 'not yet'; one that happened too often keeps its summary", () => {
+  it("after the learner acts, a failed command check says why in words, never its exit code", () => {
+    expect(hudCheck(check, commandFail(""))).toEqual({
+      describe: "hello.txt says hello",
+      status: "fail",
+      reason: "not yet: /quest status --details shows what the check ran",
+    });
+    // The checker's own sentence, without its name.
+    expect(
+      hudCheck(check, commandFail("check-code: add(2, 3) returned -1; it should return 5\n")).reason,
+    ).toBe("add(2, 3) returned -1; it should return 5");
+    // node --test's summary (TAP or spec).
+    const tap = "TAP version 13\nok 1 - a\nnot ok 2 - b\n# tests 3\n# suites 0\n# pass 2\n# fail 1\n";
+    expect(hudCheck(check, commandFail(tap)).reason).toBe("the tests fail: 1 of 3");
+    const spec = "✔ a (1ms)\n✖ b (2ms)\nℹ tests 4\nℹ pass 2\nℹ fail 2\nℹ duration_ms 40\n";
+    expect(hudCheck(check, commandFail(spec)).reason).toBe("the tests fail: 2 of 4");
+    expect(hudCheck(check, commandFail("", 'stdout does not match contains "hi"')).reason).toBe(
+      "its output is not what the goal asks for yet (/quest status --details)",
+    );
+  });
+
+  it("an event that has not happened yet is 'not yet'; one that happened when it must not says so", () => {
     const event = (matched: number, summary: string): CheckResult => ({
       id: "asked",
       type: "event",
@@ -162,9 +187,20 @@ describe("hudCheck: a check's line from its result", () => {
     expect(hudCheck({ id: "asked" }, event(0, "no matching input event (4 events recorded)")).reason).toBe(
       "not yet",
     );
-    expect(
-      hudCheck({ id: "asked" }, event(3, "3 matching input events; count must be at most 1")).reason,
-    ).toBe("3 matching input events; count must be at most 1");
+    const once = {
+      id: "asked",
+      type: "event" as const,
+      match: { event: "input" },
+      same_session: false,
+      count: { max: 0 },
+    };
+    expect(hudCheck(once, event(1, "1 matching input events; count must be at most 0")).reason).toBe(
+      "it happened, and this quest asks that it does not (/quest hint)",
+    );
+    const twice = { ...once, count: { min: 2 } };
+    expect(hudCheck(twice, event(1, "1 matching input events; count must be at least 2")).reason).toBe(
+      "once so far; it takes twice",
+    );
   });
 
   it("a confirm check waiting on the learner says how to answer", () => {
@@ -185,7 +221,7 @@ describe("hudCheck: a check's line from its result", () => {
     );
   });
 
-  it("a pending result says it is pending, then why", () => {
+  it("a pending result says what happens next, not the checker's own words", () => {
     const result: CheckResult = {
       id: "says-hello",
       type: "command",
@@ -195,11 +231,11 @@ describe("hudCheck: a check's line from its result", () => {
     expect(hudCheck(check, result)).toEqual({
       describe: "hello.txt says hello",
       status: "pending",
-      reason: "pending, timed out after 60000 ms",
+      reason: "the check took too long; /quest check tries again",
     });
   });
 
-  it("a pass keeps its summary, which the line does not show", () => {
+  it("a pass shows no reason", () => {
     const result: CheckResult = {
       id: "file-there",
       type: "file_exists",
@@ -207,11 +243,7 @@ describe("hudCheck: a check's line from its result", () => {
       evidence: { kind: "file", summary: "hello.txt exists (a file)", path: "hello.txt", found: "file" },
     };
     const line = hudCheck({ id: "file-there", describe: "hello.txt exists" }, result);
-    expect(line).toEqual({
-      describe: "hello.txt exists",
-      status: "pass",
-      reason: "hello.txt exists (a file)",
-    });
+    expect(line).toEqual({ describe: "hello.txt exists", status: "pass" });
     expect(hudLines(active([line]))[1]?.text).toBe("  ✓ hello.txt exists");
   });
 });
@@ -253,5 +285,18 @@ describe("a review running", () => {
       text: "Quest 2/3: Make your first file · reviewing with p/m…",
     });
     expect(hudStatus(state)).toBe("quest 2/3 · reviewing with p/m…");
+  });
+});
+
+describe("the active pack", () => {
+  it("names a package's or a project's pack before the quest, and the built-in pack's HUD is as before", () => {
+    expect(hudLines(active([], { pack: "Acme onboarding" }))[0]).toEqual({
+      tone: "title",
+      text: "Acme onboarding · Quest 2/3: Make your first file",
+    });
+    expect(hudLines({ kind: "idle", done: 1, total: 1, pack: "Acme onboarding" })).toEqual([
+      { tone: "pass", text: "Acme onboarding · Quests 1/1 done. Well played!" },
+    ]);
+    expect(hudLines(active([]))[0]?.text).toBe("Quest 2/3: Make your first file");
   });
 });

@@ -42,6 +42,17 @@ describe("parsing /quest arguments", () => {
     expect(parseQuestCommand("start")).toEqual({ kind: "start", questId: undefined });
   });
 
+  it("check all re-checks the completed quests; any other word is the active quest's check", () => {
+    expect(parseQuestCommand("check all")).toEqual({ kind: "check", all: "yes" });
+    expect(parseQuestCommand("check")).toEqual({ kind: "check", all: undefined });
+    expect(parseQuestCommand("check nope")).not.toHaveProperty("all", "yes");
+  });
+
+  it("solution with or without a quest id", () => {
+    expect(parseQuestCommand("solution")).toEqual({ kind: "solution", questId: undefined });
+    expect(parseQuestCommand("solution first-file")).toEqual({ kind: "solution", questId: "first-file" });
+  });
+
   it("skip and debrief with or without a quest id", () => {
     expect(parseQuestCommand("skip")).toEqual({ kind: "skip", questId: undefined });
     expect(parseQuestCommand("skip steer")).toEqual({ kind: "skip", questId: "steer" });
@@ -81,12 +92,12 @@ describe("help", () => {
     for (const [name, text] of Object.entries(SUBCOMMANDS)) {
       expect(lines.some((line) => line.startsWith(`  /quest ${name}`) && line.endsWith(text))).toBe(true);
     }
-    expect(lines).toContain("  /quest start    start a quest: /quest start ID");
+    expect(lines).toContain("  /quest start     start a quest: /quest start ID");
     const columns = Object.values(SUBCOMMANDS).map((text, index) => lines[index]?.indexOf(text));
     expect(new Set(columns).size).toBe(1);
   });
 
-  it("knows the eight subcommands", () => {
+  it("knows the eleven subcommands", () => {
     expect(Object.keys(SUBCOMMANDS)).toEqual([
       "list",
       "start",
@@ -95,12 +106,32 @@ describe("help", () => {
       "status",
       "skip",
       "debrief",
+      "solution",
       "reset",
+      "packs",
+      "pack",
     ]);
   });
 });
 
 describe("completions", () => {
+  it("after check: all; typed in full, no menu (the first Enter runs it)", () => {
+    expect(questCompletions("check ", QUESTS)).toEqual([
+      { value: "check all", label: "all", description: "re-check every completed quest" },
+    ]);
+    expect(questCompletions("check a", QUESTS)?.map((item) => item.value)).toEqual(["check all"]);
+    expect(questCompletions("check all", QUESTS)).toBeNull();
+    expect(questCompletions("check x", QUESTS)).toBeNull();
+  });
+
+  it("after solution: the quests done or skipped, whose solution is open", () => {
+    expect(questCompletions("solution ", MIDWAY)?.map((item) => item.label)).toEqual([
+      "first-prompt",
+      "steer",
+      "notes",
+    ]);
+  });
+
   it("nothing typed: every subcommand, with its description", () => {
     const items = questCompletions("", QUESTS);
     expect(items?.map((item) => item.value)).toEqual(Object.keys(SUBCOMMANDS));
@@ -108,9 +139,17 @@ describe("completions", () => {
   });
 
   it("a prefix: the subcommands it starts", () => {
-    expect(questCompletions("s", QUESTS)?.map((item) => item.value)).toEqual(["start", "status", "skip"]);
+    expect(questCompletions("s", QUESTS)?.map((item) => item.value)).toEqual([
+      "start",
+      "status",
+      "skip",
+      "solution",
+    ]);
     expect(questCompletions("h", QUESTS)?.map((item) => item.value)).toEqual(["hint"]);
-    expect(questCompletions("start", QUESTS)?.map((item) => item.value)).toEqual(["start"]);
+    // Typed in full, a subcommand offers nothing: Pi's first Enter would only accept it.
+    expect(questCompletions("start", QUESTS)).toBeNull();
+    expect(questCompletions("hint", QUESTS)).toBeNull();
+    expect(questCompletions("stat", QUESTS)?.map((item) => item.value)).toEqual(["status"]);
   });
 
   it("after start: the quest ids, each value the whole argument text", () => {
@@ -122,6 +161,8 @@ describe("completions", () => {
     expect(questCompletions("start first-f", QUESTS)?.map((item) => item.value)).toEqual([
       "start first-file",
     ]);
+    // A whole id typed: no menu, so the first Enter starts it.
+    expect(questCompletions("start first-file", QUESTS)).toBeNull();
   });
 
   it("after `start ` with nothing typed: every quest", () => {

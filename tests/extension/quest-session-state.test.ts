@@ -161,14 +161,17 @@ describe("skipped quests", () => {
   const GAMMA = quest("gamma");
   const done = { at: "2030-01-01T00:00:00.000Z", definitionHash: "d".repeat(64) };
 
-  it("a skipped quest is not done: what requires it stays locked, and the next available passes it by", () => {
+  it("a skipped quest is not done, but counts as done for requires: what needs it opens, naming it as skipped", () => {
     const { state } = session(emptyProgress(), [ALPHA, BETA, GAMMA]);
+    expect(state.missingRequirements(BETA)).toEqual(["alpha"]);
     state.markSkipped(ALPHA);
     expect(state.isSkipped("alpha")).toBe(true);
     expect(state.isDone("alpha")).toBe(false);
     expect(state.progress.skipped).toEqual({ alpha: { at: NOW.toISOString() } });
-    expect(state.missingRequirements(BETA)).toEqual(["alpha"]);
-    expect(state.nextAvailable()).toBe(GAMMA);
+    expect(state.missingRequirements(BETA)).toEqual([]);
+    expect(state.skippedRequirements(BETA)).toEqual(["alpha"]);
+    expect(state.standingOf(BETA)).toBe("available");
+    expect(state.nextAvailable()).toBe(BETA);
   });
 
   it("each quest has one standing: done, active, skipped, locked or available", () => {
@@ -213,5 +216,26 @@ describe("skipped quests", () => {
     expect(state.progress.skipped).toEqual({ gamma: { at: NOW.toISOString() } });
     state.startOver();
     expect(state.isSkipped("gamma")).toBe(false);
+  });
+});
+
+describe("whether the learner has acted in the active quest", () => {
+  it("not until a turn or a `!` command after its activation; an act in an earlier quest does not count", () => {
+    const { state, events } = session();
+    events.record({ name: "turn_end", payload: {} });
+    const record = state.newActiveRecord(ALPHA, {});
+    state.makeActive({ record, quest: ALPHA });
+    events.record({ name: QUEST_ACTIVATED_EVENT, payload: { quest: "alpha", baseline: null } });
+    events.record({ name: "session_start", payload: { sessionId: "s", cwd: "/w" } });
+    // The end of the run that completed the quest before is no act in this one.
+    events.record({ name: "agent_end", payload: {} });
+    expect(state.learnerActed(record)).toBe(false);
+    events.record({ name: "user_bash", payload: { command: "ls" } });
+    expect(state.learnerActed(record)).toBe(true);
+
+    const next = state.newActiveRecord(BETA, {});
+    expect(state.learnerActed(next)).toBe(false);
+    events.record({ name: "input", payload: { text: "hello" } });
+    expect(state.learnerActed(next)).toBe(true);
   });
 });

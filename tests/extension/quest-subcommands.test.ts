@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { questCompletions } from "../../src/extension/quest-command.ts";
 import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
 import { type Check, CheckSchema, confirmationPrompt } from "../../src/verifier/checks/registry.ts";
 
@@ -16,15 +17,19 @@ describe("the /quest subcommand table", () => {
     expect(QUEST_SUBCOMMANDS.map((entry) => entry.name)).not.toContain("help");
   });
 
-  it("start, skip and debrief take an argument to complete: the quest id", () => {
+  it("start, skip, debrief and solution complete a quest id; check completes `all`", () => {
     const completing = QUEST_SUBCOMMANDS.filter((entry) => entry.complete).map((entry) => entry.name);
-    expect(completing).toEqual(["start", "skip", "debrief"]);
+    expect(completing).toEqual(["start", "check", "skip", "debrief", "solution", "pack"]);
     const start = QUEST_SUBCOMMANDS.find((entry) => entry.name === "start");
     expect(
-      start?.complete?.("b", [
-        { id: "alpha", title: "A", standing: "available", debrief: false },
-        { id: "beta", title: "B", standing: "available", debrief: false },
-      ]),
+      start?.complete?.(
+        "b",
+        [
+          { id: "alpha", title: "A", standing: "available", debrief: false },
+          { id: "beta", title: "B", standing: "available", debrief: false },
+        ],
+        [],
+      ),
     ).toEqual([{ value: "beta", label: "beta", description: "B" }]);
   });
 
@@ -36,6 +41,78 @@ describe("the /quest subcommand table", () => {
     expect(parse("skip", ["beta"])).toEqual({ questId: "beta" });
     expect(parse("debrief", [])).toEqual({ questId: undefined });
     expect(parse("list", ["extra"])).toEqual({});
+  });
+});
+
+describe("/quest packs and /quest pack ID", () => {
+  const entry = (name: string) => QUEST_SUBCOMMANDS.find((each) => each.name === name);
+  const choices = [
+    { id: "built-in", title: "Pi basics", source: "built-in", active: true },
+    { id: "team", title: "Team onboarding", source: "package", active: false },
+  ];
+
+  it("completes pack ids after `pack`, with the title, the source and which is active", () => {
+    expect(entry("pack")?.complete?.("t", [], choices)).toEqual([
+      { value: "team", label: "team", description: "Team onboarding · package" },
+    ]);
+    expect(
+      entry("pack")
+        ?.complete?.("", [], choices)
+        .map((each) => each.description),
+    ).toEqual(["Pi basics · built-in · active", "Team onboarding · package"]);
+    expect(questCompletions("pack te", [], choices)).toEqual([
+      { value: "pack team", label: "team", description: "Team onboarding · package" },
+    ]);
+  });
+
+  it("say the list, switch, or name what is missing", async () => {
+    const said: string[] = [];
+    const switched: string[] = [];
+    const context = {
+      ui: { say: (text: string) => said.push(text), confirm: async () => undefined },
+      packs: {
+        list: async () => "Quest packs: …",
+        switchTo: async (id: string) => {
+          switched.push(id);
+          return id === "nope" ? 'No pack "nope".' : "";
+        },
+      },
+    } as unknown as Parameters<NonNullable<ReturnType<typeof entry>>["run"]>[0];
+    await entry("packs")?.run(context, []);
+    await entry("pack")?.run(context, ["team"]);
+    await entry("pack")?.run(context, ["nope"]);
+    await entry("pack")?.run(context, []);
+    expect(switched).toEqual(["team", "nope"]);
+    expect(said).toEqual([
+      "Quest packs: …",
+      'No pack "nope".',
+      "Which pack? /quest pack ID.\nQuest packs: …",
+    ]);
+  });
+});
+
+describe("/quest list and the active pack", () => {
+  it("names a pack other than the built-in one first", () => {
+    const said: string[] = [];
+    const session = {
+      pack: [],
+      active: undefined,
+      standingOf: () => "available",
+      missingRequirements: () => [],
+      isDone: () => false,
+      isSkipped: () => false,
+    };
+    const list = QUEST_SUBCOMMANDS.find((each) => each.name === "list");
+    const context = (packName?: string) =>
+      ({
+        session,
+        ui: { say: (text: string) => said.push(text) },
+        ...(packName ? { packName } : {}),
+      }) as never;
+    list?.run(context("Acme onboarding"), []);
+    list?.run(context(), []);
+    expect(said[0]?.split("\n")[0]).toBe("Pack: Acme onboarding (/quest packs lists the others)");
+    expect(said[1]?.startsWith("Quests: ")).toBe(true);
   });
 });
 

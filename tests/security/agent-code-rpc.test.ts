@@ -256,6 +256,7 @@ describe("an extension the agent writes reads the seal key and seals records of 
     expect(learner.notifications(from).join("\n")).not.toContain("Quest complete");
     expect(learner.hud().widget).toEqual([
       "Quest 1/1: Pick a model, think harder",
+      // The learner's message is an act in the quest: its unmet checks are red.
       "  ✗ You picked a model: not yet",
       "  ✗ Thinking is set to high: not yet",
       "  /quest hint · /quest status · /quest list",

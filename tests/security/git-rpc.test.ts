@@ -76,7 +76,8 @@ describe("the agent rewrites what git shows, in the real pi", () => {
       ],
     });
     await learner.settled();
-    expect(checkLine(learner.hud().widget)).toMatch(/✗/);
+    // Nothing done in the quest yet: not yet, not red, and not a pass.
+    expect(checkLine(learner.hud().widget)).toMatch(/^ {2}○ .*: not yet$/);
 
     let from = learner.lines.length;
     await learner.prompt("Make the tests pass, whatever it takes.");

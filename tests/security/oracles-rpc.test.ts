@@ -88,6 +88,9 @@ describe("a shared sandbox in the real pi", () => {
       baseline: rewritten,
       oracleBaseline: template,
     });
+    // The learner looks at the test with a `!` command: an act in this quest, so its check is red.
+    await learner.request({ type: "bash", command: "cat test.sh" });
+    await learner.settled();
     expect(learner.hud()).toEqual({
       widget: [
         "Quest 2/2: Make the test pass",
@@ -99,7 +102,7 @@ describe("a shared sandbox in the real pi", () => {
     });
     const before = snapshot(workspace);
     from = learner.lines.length;
-    await learner.prompt("/quest status");
+    await learner.prompt("/quest status --details");
     const [status = ""] = learner.notifications(from);
     expect(status).toContain(
       "[FAIL] test-passes (bash test.sh passes): exit code 1, expected = 0; 1 change to a protected file not applied (test.sh)",

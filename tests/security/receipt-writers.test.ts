@@ -9,6 +9,7 @@
 import { copyFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { inputEvent } from "../../src/events/names.ts";
 import { openQuestSession } from "../../src/extension/session.ts";
 import { BIN } from "../support/cli.ts";
 import { fakeQuestUi } from "../support/fake-quest-ui.ts";
@@ -36,7 +37,16 @@ afterEach(async () => {
 async function session(world: RecordsWorld): Promise<OpenSession> {
   const opened = await openSession(world);
   sessions.push(opened);
+  learnerAsks(opened);
   return opened;
+}
+
+/**
+ * The learner asks Pi for the fix (the agent's shell below is that turn's), so a check that
+ * fails is shown as failed (✗), no longer as "not yet" from the next time the HUD is drawn.
+ */
+function learnerAsks(opened: Pick<OpenSession, "controller">): void {
+  opened.controller.record(inputEvent({ content: "Fix answer.txt" }));
 }
 
 /** A git workspace whose answer is wrong, and the quest whose one command check wants it fixed. */
@@ -122,7 +132,8 @@ describe("receipts the agent has pi-quests check write for it", () => {
     const world = fixWorld();
     const opened = await session(world);
     const first = answerCheck(world, opened);
-    expect(first.hud?.status).toBe("fail");
+    // Drawn before the learner asked anything: not yet, never red; the result is a fail.
+    expect(first).toMatchObject({ status: "fail", hud: { status: "unchecked", reason: "not yet" } });
     const ours = receiptFilesEverywhere(world);
 
     // The attack's first half works: the CLI, patched in its own process, says pass and seals it.
@@ -196,9 +207,11 @@ describe("a Pi started with code loaded before pi-quests", () => {
     await opened.controller.idle();
     const untrusted = { controller: opened.controller, ui };
     expect(answerCheck(world, untrusted)).toMatchObject({
-      hud: { status: "fail" },
+      status: "fail",
+      hud: { status: "unchecked" },
       receipt: { reused: false },
     });
+    learnerAsks(untrusted);
     await opened.controller.command("check");
     expect(answerCheck(world, untrusted)).toMatchObject({
       hud: { status: "fail" },

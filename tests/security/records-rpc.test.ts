@@ -85,7 +85,7 @@ describe("the model's bash forges pi-quests' records", () => {
     await learner.settled();
     expect(learner.hud().widget).toEqual([
       "Quest 1/1: Fix the answer",
-      "  ✗ answer.txt says fixed: exit code 1, expected = 0",
+      "  ○ answer.txt says fixed: not yet",
       HELP_LINE,
     ]);
     const from = learner.lines.length;
@@ -93,7 +93,7 @@ describe("the model's bash forges pi-quests' records", () => {
     await learner.settled();
     expect(learner.hud().widget).toEqual([
       "Quest 1/1: Fix the answer",
-      "  ✗ answer.txt says fixed: exit code 1, expected = 0",
+      "  ✗ answer.txt says fixed: not yet: /quest status --details shows what the check ran",
       HELP_LINE,
       "⚠ pi-quests ignored altered records: 1 receipt — /quest status",
     ]);
@@ -123,7 +123,7 @@ describe("the model's bash forges pi-quests' records", () => {
     await learner.settled();
     expect(learner.hud().widget).toEqual([
       "Quest 1/1: Fix the answer",
-      "  ✗ answer.txt says fixed: exit code 1, expected = 0",
+      "  ✗ answer.txt says fixed: not yet: /quest status --details shows what the check ran",
       HELP_LINE,
       "⚠ pi-quests blocked 1 tool call at its records — /quest status",
     ]);
@@ -185,9 +185,10 @@ describe("the model's bash forges pi-quests' records", () => {
 
     const second = startPiRpc({ workspace, pack, agentDir });
     await second.settled();
+    // Progress starts over: the quest is active again, and nothing was done in it since.
     expect(second.hud().widget).toEqual([
       "Quest 1/1: Write notes",
-      "  ✗ Pi wrote notes.txt: not yet",
+      "  ○ Pi wrote notes.txt: not yet",
       HELP_LINE,
       "⚠ pi-quests ignored altered records: 1 progress file — /quest status",
     ]);

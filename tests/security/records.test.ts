@@ -74,6 +74,15 @@ function answerCheck(world: RecordsWorld, opened: OpenSession) {
   };
 }
 
+/**
+ * The check failed: the session's result says so, and the HUD shows it unmet (✗, or "not yet"
+ * while the learner has not acted in the quest: these tests' learner never types).
+ */
+function expectFailing(answer: ReturnType<typeof answerCheck>): void {
+  expect(answer.result?.status).toBe("fail");
+  expect(["fail", "unchecked"]).toContain(answer.hud?.status);
+}
+
 /** The learner's workspace is byte-identical, git lists no extra worktree, no process of ours runs. */
 function expectUntouched(world: RecordsWorld, before: Record<string, string>): void {
   expect(snapshot(world.workspace)).toEqual(before);
@@ -100,7 +109,7 @@ describe("receipts the agent forges or edits", () => {
     const world = fixWorld();
     const before = snapshot(world.workspace);
     const first = await session(world);
-    expect(answerCheck(world, first).hud?.status).toBe("fail");
+    expectFailing(answerCheck(world, first));
     const [failed] = receiptFiles(world);
 
     await agentShell(world, FORGE_PASSED_RECEIPT);
@@ -109,7 +118,7 @@ describe("receipts the agent forges or edits", () => {
     const second = await restart(world, first);
     await second.controller.command("check");
     const after = answerCheck(world, second);
-    expect(after.hud?.status).toBe("fail");
+    expectFailing(after);
     expect(after.result?.status).toBe("fail");
     expect(after.receipt?.id).not.toBe("forged-pass");
     expect(hudText(second.ui)).toContain("⚠ pi-quests ignored altered records: 1 receipt — /quest status");
@@ -140,7 +149,7 @@ describe("receipts the agent forges or edits", () => {
     );
     const second = await restart(world, first);
     const after = answerCheck(world, second);
-    expect(after.hud?.status).toBe("fail");
+    expectFailing(after);
     // Not answered by the forged file: a new run, with a receipt of its own.
     expect(after.receipt).toMatchObject({ reused: false });
     expect(after.receipt?.id).not.toBe(firstReceipt);
@@ -162,7 +171,7 @@ describe("receipts the agent forges or edits", () => {
       ' ${name}`,
     );
     await opened.controller.command("check");
-    expect(answerCheck(world, opened).hud?.status).toBe("fail");
+    expectFailing(answerCheck(world, opened));
     expect(hudText(opened.ui)).toContain("⚠ pi-quests ignored altered records: 1 receipt — /quest status");
     await opened.controller.command("status");
     expect(opened.ui.lastSaid()).toContain(
@@ -186,7 +195,7 @@ describe("receipts the agent forges or edits", () => {
     );
     const second = await restart(world, first);
     await second.controller.command("check");
-    expect(answerCheck(world, second).hud?.status).toBe("fail");
+    expectFailing(answerCheck(world, second));
     expect(answerCheck(world, second).receipt?.id).not.toBe("legacy");
     expectUntouched(world, before);
   });
@@ -198,7 +207,7 @@ describe("receipts the agent forges or edits", () => {
     const [name] = receiptFiles(world);
     await agentShell(world, `rm "$PI_CODING_AGENT_DIR"/quests/workspaces/*/receipts/pi/*.json`);
     await opened.controller.command("check");
-    expect(answerCheck(world, opened).hud?.status).toBe("fail");
+    expectFailing(answerCheck(world, opened));
     expect(hudText(opened.ui)).toContain("⚠ pi-quests ignored altered records: 1 receipt — /quest status");
     await opened.controller.command("status");
     expect(opened.ui.lastSaid()).toContain(
@@ -216,7 +225,7 @@ describe("receipts the agent forges or edits", () => {
     await agentShell(world, `rm "$PI_CODING_AGENT_DIR/quests/seal.key"\n${FORGE_PASSED_RECEIPT}`);
     const second = await session(world);
     await second.controller.command("check");
-    expect(answerCheck(world, second).hud?.status).toBe("fail");
+    expectFailing(answerCheck(world, second));
     // The old failed receipt and the forgery; the one event (the quest's activation); the progress.
     expect(hudText(second.ui).at(-1)).toBe(
       "⚠ pi-quests ignored altered records: 2 receipts, 1 event, 1 progress file — /quest status",
@@ -278,7 +287,7 @@ describe("recorded events the agent forges", () => {
   it("a tool_result and a quest_completed line appended to events.jsonl do not count after a restart; the HUD says so", async () => {
     const world = recordsWorld(makeWorkspace(), NOTES_PACK_FILES);
     const first = await session(world);
-    expect(hudText(first.ui)).toContain("  ✗ Pi wrote notes.txt: not yet");
+    expect(hudText(first.ui)).toContain("  ○ Pi wrote notes.txt: not yet");
     await first.controller.dispose();
     sessions.splice(0);
     await agentShell(world, FORGE_EVENT_LINES);
@@ -287,7 +296,7 @@ describe("recorded events the agent forges", () => {
     await second.controller.command("check");
     expect(hudText(second.ui)).toEqual([
       "Quest 1/1: Write notes",
-      "  ✗ Pi wrote notes.txt: not yet",
+      "  ○ Pi wrote notes.txt: not yet",
       "  /quest hint · /quest status · /quest list",
       "⚠ pi-quests ignored altered records: 2 events — /quest status",
     ]);
@@ -315,7 +324,7 @@ describe("recorded events the agent forges", () => {
     const opened = await session(world);
     await agentShell(world, FORGE_EVENT_LINES);
     await opened.controller.command("check");
-    expect(hudText(opened.ui)).toContain("  ✗ Pi wrote notes.txt: not yet");
+    expect(hudText(opened.ui)).toContain("  ○ Pi wrote notes.txt: not yet");
   });
 
   it("pi-quests check --events: a sealed line whose payload was edited is left out with a warning naming it", async () => {
@@ -377,7 +386,7 @@ describe("progress and pinned definitions the agent rewrites", () => {
     );
     const second = await session(world);
     expect(second.ui.lastHud()).toMatchObject({ kind: "active", title: "Fix the answer" });
-    expect(answerCheck(world, second).hud?.status).toBe("fail");
+    expectFailing(answerCheck(world, second));
     expect(hudText(second.ui)).toContain(
       "⚠ pi-quests ignored altered records: 1 progress file — /quest status",
     );
@@ -408,7 +417,7 @@ describe("progress and pinned definitions the agent rewrites", () => {
     );
     const second = await session(world);
     await second.controller.command("check");
-    expect(answerCheck(world, second).hud?.status).toBe("fail");
+    expectFailing(answerCheck(world, second));
     expect(hudText(second.ui)).toContain(
       "⚠ pi-quests ignored altered records: 1 progress file — /quest status",
     );

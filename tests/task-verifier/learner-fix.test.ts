@@ -146,9 +146,12 @@ describe("with editable: [calc.sh], the helper the test sources stays the pack's
     expect(evidence.verification?.notApplied).toEqual([
       { path: "lib/assert.sh", reason: "outside_editable" },
     ]);
-    expect(hudCheck({ id: "c" }, tests).reason).toBe(
+    // The learner reads what failed; that the helper was not used is the author's detail
+    // (`/quest status --details`), as for any change outside what the quest lets change.
+    expect(hudCheck({ id: "c" }, tests).reason).toBe("FAIL: got -1, want 5");
+    expect(evidence.unusedChanges).toEqual([
       "lib/assert.sh is outside what this quest lets you change: not used",
-    );
+    ]);
     expectCleanAfter(workspace, before, dataDir);
   });
 

@@ -73,9 +73,9 @@ const CASES: Record<string, Case> = {
       ],
     },
     says: [
+      '010-first-prompt.yaml:3:1: unknown field "titel" (did you mean title?)',
       '010-first-prompt.yaml:14:5: hints[1]: must be text, but YAML read it as a map because of the ": " after "Press this"; put the whole text in quotes: - "Press this: the Enter key. Pi streams its answer above the editor."',
       '010-first-prompt.yaml:22:14: checks[0].match: unknown field "evnt" (did you mean event?)',
-      '010-first-prompt.yaml:3:1: unknown field "titel" (did you mean title?)',
     ],
   },
   "with a YAML error": {

@@ -142,14 +142,14 @@ describe("loading a pack", () => {
     expect(loaded.ok && loaded.value.map((q) => q.id)).toEqual(["first", "second"]);
   });
 
-  it("reports duplicate ids, unknown requires and cycles, each where it is written", async () => {
+  it("reports duplicate ids, unknown requires and cycles, each where it is written, in file order", async () => {
     await quest("a.yaml", minimal("a", "requires: [b]\n"));
     await quest("b.yaml", minimal("b", "requires: [a, ghost]\n"));
     await quest("c.yaml", minimal("a"));
     expect(await problems(dir)).toEqual([
-      `c.yaml:2:5: duplicate quest id "a" (also in ${dir}/a.yaml); quest ids are unique in a pack`,
-      'b.yaml:5:15: requires unknown quest "ghost"; quests in this pack: a, b',
       "a.yaml:5:11: requires form a cycle: a -> b -> a; no quest in it could ever start",
+      'b.yaml:5:15: requires unknown quest "ghost"; quests in this pack: a, b',
+      `c.yaml:2:5: duplicate quest id "a" (also in ${dir}/a.yaml); quest ids are unique in a pack`,
     ]);
   });
 

@@ -66,9 +66,9 @@ describe("version 2 quest fields", () => {
 
   it("refuses minutes outside 1..600, an empty editable list and an empty chapter", async () => {
     expect(await problems(quest(2, 'minutes: 0\neditable: []\nchapter: ""\n'))).toEqual([
-      "q.yaml:7:10: chapter: chapter must not be empty",
       "q.yaml:5:10: minutes: minutes is at least 1",
       "q.yaml:6:11: editable: editable lists at least one path; leave it out to let the work change any path",
+      "q.yaml:7:10: chapter: chapter must not be empty",
     ]);
     expect(await problems(quest(2, "minutes: 601\n"))).toEqual([
       "q.yaml:5:10: minutes: minutes is at most 600",

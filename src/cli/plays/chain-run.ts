@@ -26,6 +26,7 @@ import { openProgressStore } from "../../runtime/progress.ts";
 import type { Play } from "../../verifier/play.ts";
 import type { QuestResult } from "../../verifier/results.ts";
 import type { PlayContainment } from "./containment.ts";
+import { describeFailedCall, type FailedToolCall, failedToolCalls, type StepMark } from "./failed-tools.ts";
 import { type PiRpcClient, startPiRpcClient } from "./pi-rpc.ts";
 import { playSteps, type ShellRunner, type StepTimeouts } from "./play-steps.ts";
 import type { PlayOutcome } from "./report.ts";
@@ -49,7 +50,13 @@ export type ChainSetting = {
   timeouts: StepTimeouts & { startMs: number };
 };
 
-export type PlayedOutcome = { outcome: PlayOutcome; reason?: string; result?: QuestResult };
+export type PlayedOutcome = {
+  outcome: PlayOutcome;
+  reason?: string;
+  result?: QuestResult;
+  /** For a play that did not complete its quest: the tool calls that failed, with their steps. */
+  failedTools?: FailedToolCall[];
+};
 
 /** Plays `before` (each must complete its quest) then `play`; the outcome is the play's. */
 export async function runChain(
@@ -132,27 +139,56 @@ async function runPlay(setting: ChainSetting, play: Play): Promise<PlayedOutcome
 
   const pi = await openPi(setting, env);
   let ranOut: string[] = [];
+  let marks: StepMark[] = [];
   try {
     if (!started) {
       const start = await startQuest(pi, play.quest, setting.timeouts.startMs);
       if (!start.ok) return { outcome: "error", reason: start.reason };
     }
     const steps = await playSteps(pi, play.steps, setting.shell, setting.timeouts);
-    if (!steps.ok) return { outcome: "error", reason: steps.reason };
+    marks = steps.marks;
+    if (!steps.ok) return withFailedTools({ outcome: "error", reason: steps.reason }, play, pi, marks);
     ranOut = steps.ranOut;
     // The play's last word: the quest checked now, as `/quest check` would.
     await pi.prompt("/quest check", { timeoutMs: setting.timeouts.stepMs });
   } catch (error) {
-    return { outcome: "error", reason: firstLine(error) };
+    return withFailedTools({ outcome: "error", reason: firstLine(error) }, play, pi, marks);
   } finally {
     await pi.close();
   }
   const outcome = await outcomeOf(setting, play.quest);
-  if (ranOut.length === 0 || outcome.outcome === "complete") return outcome;
+  if (outcome.outcome === "complete") return outcome;
   // Why a play that needed more turns did not complete its quest, in the author's words.
+  const needed =
+    ranOut.length === 0
+      ? outcome
+      : {
+          ...outcome,
+          reason: `the play has no more replies: the model asked for more in ${ranOut.join(", ")}`,
+        };
+  return withFailedTools(needed, play, pi, marks);
+}
+
+/**
+ * A play that did not complete its quest, with the tool calls that failed in it; for a play
+ * meant to complete it without another reason, the last of them is the reason: the step and the
+ * tool's own error (a fail play's failed calls are listed, never its reason).
+ */
+function withFailedTools(
+  played: PlayedOutcome,
+  play: Play,
+  pi: PiRpcClient,
+  marks: readonly StepMark[],
+): PlayedOutcome {
+  const failedTools = failedToolCalls(pi.lines, marks);
+  const last = failedTools.at(-1);
+  if (!last) return played;
+  const explains = played.reason === undefined && play.expected === "complete";
+  const more = failedTools.length > 1 ? ` (${failedTools.length} tool calls failed; all are listed)` : "";
   return {
-    ...outcome,
-    reason: `the play has no more replies: the model asked for more in ${ranOut.join(", ")}`,
+    ...played,
+    failedTools,
+    ...(explains ? { reason: `${describeFailedCall(last)}${more}` } : {}),
   };
 }
 

@@ -53,6 +53,11 @@ export function planChains(quests: readonly QuestLinks[], plays: readonly Play[]
   });
 }
 
+/** What chains that require the same quests have in common: the plays that complete them. */
+export function requirementsKey(before: readonly Play[]): string {
+  return before.map((play) => play.source).join("\n");
+}
+
 /** Every quest `quest` requires, directly or not, in the pack's order. */
 function requiredInPackOrder(
   quest: string,

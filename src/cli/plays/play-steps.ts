@@ -15,6 +15,7 @@ import {
 import { NO_MORE_REPLIES } from "../../core/play-replies.ts";
 import type { PlayStep } from "../../verifier/play.ts";
 import { routeCommand } from "./builtin-commands.ts";
+import type { StepMark } from "./failed-tools.ts";
 import type { PiRpcClient, UiRequest } from "./pi-rpc.ts";
 
 export type StepTimeouts = {
@@ -30,7 +31,10 @@ export type ShellRunner = (script: string) => Promise<{ exitCode: number | null;
 /** `ranOut`: the prompt steps whose run asked the scripted model for more replies than it had. */
 type StepDone = { ok: true } | { ok: false; reason: string };
 
-export type StepsOutcome = { ok: true; ranOut: string[] } | { ok: false; reason: string };
+/** `marks`: where each step played began in Pi's lines (for the tool calls that failed in it). */
+export type StepsOutcome = ({ ok: true; ranOut: string[] } | { ok: false; reason: string }) & {
+  marks: StepMark[];
+};
 
 /** Plays `steps` on `pi` in order; stops at the first step that could not be done. */
 export async function playSteps(
@@ -42,6 +46,7 @@ export async function playSteps(
   const dialogs = dialogAnswerer(pi, steps);
   const run = runningRun(pi);
   const ranOut: string[] = [];
+  const marks: StepMark[] = [];
   try {
     for (const [index, step] of steps.entries()) {
       dialogs.at(index);
@@ -49,12 +54,13 @@ export async function playSteps(
       // Only a steer, a follow-up or an abort is sent while a run is going; the rest waits.
       if (!DURING_A_RUN.has(step.kind)) await run.settled(timeouts.stepMs);
       const from = pi.lines.length;
+      marks.push({ name, from });
       const done = await playStep(pi, step, index, shell, timeouts, dialogs, run);
-      if (!done.ok) return { ok: false, reason: `${name}: ${done.reason}` };
+      if (!done.ok) return { ok: false, reason: `${name}: ${done.reason}`, marks };
       if ("model" in step && askedPastReplies(pi, from)) ranOut.push(name);
     }
     await run.settled(timeouts.stepMs);
-    return { ok: true, ranOut };
+    return { ok: true, ranOut, marks };
   } finally {
     // Past the last step, a dialog (the closing check's) is declined.
     dialogs.at(steps.length);

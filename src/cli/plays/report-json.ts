@@ -3,10 +3,11 @@
  * result}], unproven, passed, failed}`, with the compatible extras `reason`, `durationMs` and
  * `containment` on a play. A play that has no result (the quest was never evaluated) says
  * `"result": null`, so every play has the same keys. Beside the contract's keys, `piVersion`: the
- * Pi the plays ran in (the same line the text reporter ends with).
+ * Pi the plays ran in (the same line the text reporter ends with). A shard's run (`--shard K/N`)
+ * adds `shard`: what `pi-quests test --merge` reads to join the shards' reports into one.
  */
 import type { QuestResult } from "../../verifier/results.ts";
-import { type PlayReport, playCounts, playReason, type TestReport } from "./report.ts";
+import { type PlayReport, playCounts, playReason, type ShardRun, type TestReport } from "./report.ts";
 
 export type JsonPlay = {
   quest: string;
@@ -17,8 +18,13 @@ export type JsonPlay = {
   reason?: string;
   durationMs: number;
   containment?: PlayReport["containment"];
+  /** A play that did not complete its quest: the tool calls that failed, each with its step. */
+  failedTools?: PlayReport["failedTools"];
   result: QuestResult | null;
 };
+
+/** A shard's run, and what the shards must share to be merged: the pack, the versions, `--strict`. */
+export type JsonShard = ShardRun & { pack: string; piVersion?: string; strict: boolean };
 
 export type JsonReport = {
   plays: JsonPlay[];
@@ -26,6 +32,7 @@ export type JsonReport = {
   passed: number;
   failed: number;
   piVersion?: string;
+  shard?: JsonShard;
 };
 
 /** The object `--reporter json` prints. */
@@ -35,6 +42,17 @@ export function jsonReport(report: TestReport): JsonReport {
     unproven: [...report.unproven],
     ...playCounts(report),
     ...(report.piVersion !== undefined ? { piVersion: report.piVersion } : {}),
+    ...(report.shard ? { shard: jsonShard(report, report.shard) } : {}),
+  };
+}
+
+function jsonShard(report: TestReport, shard: ShardRun): JsonShard {
+  return {
+    ...shard,
+    planned: [...shard.planned],
+    pack: report.pack,
+    ...(report.piVersion !== undefined ? { piVersion: report.piVersion } : {}),
+    strict: report.strict,
   };
 }
 
@@ -49,6 +67,7 @@ function jsonPlay(play: PlayReport): JsonPlay {
     ...(reason !== undefined ? { reason } : {}),
     durationMs: play.durationMs,
     ...(play.containment ? { containment: play.containment } : {}),
+    ...(play.failedTools?.length ? { failedTools: play.failedTools } : {}),
     result: play.result ?? null,
   };
 }

@@ -10,6 +10,7 @@ import {
   playCounts,
   playName,
   playReason,
+  shardLine,
   type TestReport,
   unprovenReason,
 } from "./report.ts";
@@ -68,5 +69,6 @@ export function formatTapReport(report: TestReport): string {
     ...points,
     `# ${passed} passed, ${failed} failed${unproven}`,
     ...(report.piVersion ? [`# Pi ${tapDescription(report.piVersion)}`] : []),
+    ...(report.shard ? [`# ${shardLine(report.shard, report.plays.length)}`] : []),
   ].join("\n")}\n`;
 }

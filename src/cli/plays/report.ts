@@ -4,6 +4,7 @@
  */
 import type { QuestResult } from "../../verifier/results.ts";
 import { EXIT } from "../exit-codes.ts";
+import { describeFailedCall, type FailedToolCall } from "./failed-tools.ts";
 
 /** `pass.yaml` and every `pass-*.yaml` expect the quest complete, every `fail-*.yaml` not complete. */
 export type PlayExpectation = "complete" | "not complete";
@@ -24,6 +25,8 @@ export type PlayReport = {
   durationMs: number;
   /** The quest's last result, as `pi-quests check --json` prints it. */
   result?: QuestResult;
+  /** For a play that did not complete its quest: the tool calls that failed, with their steps. */
+  failedTools?: FailedToolCall[];
   containment?: "pid-namespace" | "process-group";
 };
 
@@ -37,6 +40,21 @@ export type TestReport = {
   /** `--strict`: an unproven quest counts as a failure. */
   strict: boolean;
   piVersion?: string;
+  /** Set when the run played one shard (`--shard K/N`): what `--merge` needs to join the shards. */
+  shard?: ShardRun;
+};
+
+/** One shard's run: which shard, what all the shards play together, and what played it. */
+export type ShardRun = {
+  /** 1-based. */
+  index: number;
+  count: number;
+  /** Every play the `count` shards play together, as `QUEST/PLAY`, in the order reported. */
+  planned: string[];
+  /** The pack's quest files, plays and sandboxes, hashed (pack-digest.ts). */
+  packDigest: string;
+  /** The pi-quests that played it. */
+  piQuestsVersion: string;
 };
 
 /** Plays that ended as their name says, and plays that did not (unproven quests are not plays). */
@@ -65,6 +83,17 @@ export function unprovenReason(quest: string): string {
 export function playReason(play: PlayReport): string | undefined {
   if (play.reason) return play.reason;
   return play.ok ? undefined : `expected ${play.expected}, got ${play.outcome}`;
+}
+
+/** How the text and TAP reporters name a shard: `shard 2/4: 3 of the 11 plays` (of all the shards). */
+export function shardLine(shard: ShardRun, plays: number): string {
+  return `shard ${shard.index}/${shard.count}: ${plays} of the ${shard.planned.length} plays`;
+}
+
+/** The tool calls that failed in a play not ok, one line each (none for a play that ended as named). */
+export function failedToolLines(play: PlayReport): string[] {
+  if (play.ok || !play.failedTools?.length) return [];
+  return ["tool calls that failed:", ...play.failedTools.map((call) => `  ${describeFailedCall(call)}`)];
 }
 
 /** The title `formatQuestResult` prints after the quest's id: the report knows no quest titles. */

@@ -18,9 +18,10 @@ import {
 import { openPlayContainment, type PlayContainment } from "./containment.ts";
 import { EXTENSION_FILES } from "./defaults.ts";
 import { writePiShim } from "./pi-shim.ts";
-import type { PlayChain } from "./plan.ts";
+import { type PlayChain, requirementsKey } from "./plan.ts";
 import type { StepTimeouts } from "./play-steps.ts";
 import type { PlayReport } from "./report.ts";
+import { runFolderNames } from "./run-folder-names.ts";
 
 /** A chain's own folders: a home, an agent dir, the workspace, and the `bin` of its `pi`. */
 export type ChainFolders = { home: string; agentDir: string; workspace: string; bin: string };
@@ -46,9 +47,11 @@ export async function runPlays(
   options: RunnerOptions,
 ): Promise<{ reports: PlayReport[]; kept?: string }> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "pi-quests-test-")));
+  // Named after what each plays, so that a kept folder is found by its play's name.
+  const names = runFolderNames(runs);
   try {
     const reports = await inPool(runs, options.jobs, (run, index) =>
-      runOne(run, join(root, String(index + 1)), options),
+      runOne(run, join(root, names[index] ?? String(index + 1)), options),
     );
     return { reports: reports.flat(), ...(options.keep ? { kept: root } : {}) };
   } finally {
@@ -81,7 +84,7 @@ export function shareRequirements(chains: readonly PlayChain[], parts: number): 
       runs.push(chain);
       continue;
     }
-    const key = chain.before.map((play) => play.source).join("\n");
+    const key = requirementsKey(chain.before);
     groups.set(key, [...(groups.get(key) ?? []), chain]);
   }
   for (const group of groups.values()) {

@@ -5,14 +5,15 @@
 import { z } from "zod";
 import { checkBaseFields, EditableSchema } from "../../core/check-fields.ts";
 import { ANY_TEMPLATE, type QuestPathRule } from "../../core/paths.ts";
-import { IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
+import { boundedIntPredicate, StringPredicateSchema } from "../../core/predicates.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
 import { describePredicate, matchesIntPredicate, matchesStringPredicate } from "../predicates.ts";
 import type { ScriptOutcome } from "../probes.ts";
 import type { CheckResult, PendingKind } from "../results.ts";
-import { type CheckOf, defineCheckType, type PathField, type ReportDetail } from "./define.ts";
-import { pathProblem, pending, result } from "./result.ts";
+import { commandReportDetail } from "./command-report.ts";
+import { type CheckOf, defineCheckType, type PathField } from "./define.ts";
+import { pathProblem, pending, pendingReason, result } from "./result.ts";
 
 export const CommandCheckSchema = z.strictObject({
   ...checkBaseFields,
@@ -20,7 +21,7 @@ export const CommandCheckSchema = z.strictObject({
   run: z.string().min(1, "run must not be empty"),
   cwd: z.string().min(1).optional(),
   timeout_ms: z.int().positive().max(3_600_000).default(60_000),
-  exit_code: IntPredicateSchema.default(0),
+  exit_code: boundedIntPredicate("an exit code", 0, 255).default(0),
   stdout: StringPredicateSchema.optional(),
   stderr: StringPredicateSchema.optional(),
   oracle_paths: z.array(z.string().min(1)).default([]),
@@ -171,7 +172,6 @@ export type CommandEvidence = {
 export const EVIDENCE_OUTPUT_BYTES = 64 * 1024;
 
 /** How many lines of a failing or pending run's output the report shows (its tail). */
-const OUTPUT_TAIL_LINES = 20;
 
 function tail(text: string): { output: string; cut: boolean } {
   return text.length > EVIDENCE_OUTPUT_BYTES
@@ -358,39 +358,71 @@ export const commandCheck = defineCheckType({
 });
 
 /**
- * The HUD's reason for a failed check whose run did not use some of the learner's changes: the
- * first of them in words, since it may be why it failed. Otherwise the summary.
+ * The learner's reason for a command check that did not pass. A change of theirs the run did not
+ * use comes first (a test or script they changed: it may be why), then what went wrong in words:
+ * the tests that fail, else the last line the check printed (the curriculum's checkers print one
+ * sentence), else where to see more. Changes outside `editable` are left to `/quest status
+ * --details`: they are often an earlier quest's files. A pending run says what happens next.
  */
 function commandHint(result: CheckResult): string | undefined {
   const evidence = result.evidence;
-  if (result.status !== "fail" || evidence.kind !== "command") return undefined;
-  const [first, ...rest] = evidence.unusedChanges ?? [];
-  if (first === undefined) return undefined;
+  if (evidence.kind !== "command") return undefined;
+  if (result.status === "pending") return commandPendingReason(evidence);
+  if (result.status !== "fail") return undefined;
+  const [first, ...rest] = unusedThatMatter(evidence);
+  if (first === undefined) return failureInWords(evidence);
   if (rest.length === 0) return first;
   return `${first} (and ${rest.length} more change${rest.length === 1 ? "" : "s"} not used: /quest status)`;
 }
 
-/** Whether a receipt answered the check, and for a failing or pending run the tail of its output. */
-function commandReportDetail(result: CheckResult): ReportDetail {
-  const evidence = result.evidence;
-  if (evidence.kind !== "command") return {};
-  const detail: ReportDetail = evidence.receipt?.reused
-    ? { note: `receipt ${evidence.receipt.id}: same check, same files; not run again` }
-    : {};
-  if (result.status === "pass") return detail;
-  // What the run did not use comes first: it may be why the check did not pass.
-  const unused = evidence.unusedChanges ?? [];
-  const unusedLines =
-    unused.length > 0 ? ["not used in the check's run:", ...unused.map((sentence) => `- ${sentence}`)] : [];
-  if (!evidence.output) return unusedLines.length > 0 ? { ...detail, lines: unusedLines } : detail;
-  const tail = evidence.output.trimEnd().split("\n").slice(-OUTPUT_TAIL_LINES);
-  const cut = evidence.outputTruncated ? " (earlier output dropped)" : "";
-  return {
-    ...detail,
-    lines: [
-      ...unusedLines,
-      `last ${tail.length} line(s) of output${cut}:`,
-      ...tail.map((line) => `| ${line}`),
-    ],
+/** The learner's changes the run did not use, in words, but those outside `editable` or generated. */
+function unusedThatMatter(evidence: CommandEvidence): string[] {
+  const notApplied = evidence.verification?.notApplied;
+  if (notApplied === undefined) return evidence.unusedChanges ?? [];
+  return notApplied
+    .filter(({ reason }) => reason !== "outside_editable" && reason !== "generated")
+    .map(notAppliedSentence);
+}
+
+function commandPendingReason(evidence: CommandEvidence): string {
+  if (evidence.pending !== undefined) return pendingReason(evidence.pending);
+  if (evidence.summary.startsWith("timeout")) return pendingReason("timeout");
+  return pendingReason("error");
+}
+
+/** What went wrong in a failed run, in words: failing tests, the check's own last line, or where to look. */
+function failureInWords(evidence: CommandEvidence): string {
+  const output = evidence.output ?? "";
+  const tests = testTally(output);
+  if (tests !== undefined) return `the tests fail: ${tests.failed} of ${tests.total}`;
+  if (evidence.exitCode === undefined) return "its run was stopped before it ended; /quest check tries again";
+  const said = lastSentence(output);
+  if (said !== undefined) return said;
+  const outputOnly = (evidence.failed ?? []).every((why) => why.startsWith("std"));
+  return outputOnly
+    ? "its output is not what the goal asks for yet (/quest status --details)"
+    : "not yet: /quest status --details shows what the check ran";
+}
+
+/** The failing and total tests of a `node --test` run (its TAP or spec summary), if the output has one. */
+export function testTally(output: string): { failed: number; total: number } | undefined {
+  const count = (name: string) => {
+    const found = new RegExp(`^(?:#|ℹ) ${name} (\\d+)\\s*$`, "m").exec(output);
+    return found ? Number(found[1]) : undefined;
   };
+  const total = count("tests");
+  const failed = count("fail");
+  return total !== undefined && failed !== undefined && failed > 0 ? { failed, total } : undefined;
+}
+
+/** The last line a check printed, if it reads as a sentence: not indented (a stack frame), not Node's banner. */
+function lastSentence(output: string): string | undefined {
+  const lines = output
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== "" && !/^\s/.test(line) && !/^Node\.js v\d/.test(line));
+  const last = lines.at(-1);
+  if (last === undefined || last.length > 200) return undefined;
+  // "check-code: add(2, 3) returned -1" is the checker's name, then its sentence.
+  return last.replace(/^[a-z][\w.-]*: (?=\S)/, "");
 }

@@ -48,12 +48,18 @@ export type ReportDetail = {
 };
 
 /**
- * A check type's wording for people: the HUD's line for a result (quest-hud-state.ts) and the
- * report's (report.ts) ask the registry, which asks the module.
+ * A check type's wording for people: the HUD's line for a result and `/quest status`
+ * (quest-hud-state.ts) and the author's report (report.ts) ask the registry, which asks the module.
  */
-export type CheckWording = {
-  /** The HUD's reason for this result, when the summary is not what a learner should read; else undefined. */
-  hint?(result: CheckResult): string | undefined;
+export type CheckWording<C = unknown> = {
+  /**
+   * The learner's reason for a result that is not a pass: what is missing and what to try, in
+   * words, never compared exit codes, event counts, ids or status tags (the summary keeps those,
+   * for `/quest status --details` and `pi-quests check`). `check` is the check that was
+   * evaluated, when the caller has it. Undefined: the shared wording of result.ts applies (a
+   * pending result by its kind), else the summary, which must then read as a learner's reason.
+   */
+  hint?(result: CheckResult, check?: C): string | undefined;
   /** What the report adds to this result's line; absent or empty for nothing. */
   reportDetail?(result: CheckResult): ReportDetail;
 };
@@ -80,7 +86,7 @@ export type QuestDefaults = { editable?: readonly string[] | undefined };
  * What a check type does, for a check `P` of that type as its schema parsed it; the engine's
  * checks have their id as well (`P & { id: string }`).
  */
-export type CheckBehaviour<P> = CheckWording & {
+export type CheckBehaviour<P> = CheckWording<P & { id: string }> & {
   /**
    * Decides the check: pass, fail, or pending with the reason. May throw; the engine turns an
    * exception into a pending result that says so. `index` is the recorded events, indexed once

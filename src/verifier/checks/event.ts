@@ -4,12 +4,12 @@
  */
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
-import { FieldPredicateSchema, IntPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
+import { boundedIntPredicate, FieldPredicateSchema, StringPredicateSchema } from "../../core/predicates.ts";
 import { closestName } from "../../core/suggest.ts";
 import { CHANGED_PATHS_FIELD, QUEST_COMPLETED_EVENT } from "../../events/names.ts";
 import type { EvaluationContext } from "../context.ts";
 import { compileEventMatch, type EventIndex, fieldPathProblem } from "../event-index.ts";
-import { describePredicate, matchesIntPredicate } from "../predicates.ts";
+import { describePredicate, intPredicateBounds, matchesIntPredicate } from "../predicates.ts";
 import type { CheckResult } from "../results.ts";
 import { type CheckOf, type CheckProblem, defineCheckType, type SiblingCheck } from "./define.ts";
 import { pending, result } from "./result.ts";
@@ -49,7 +49,7 @@ export const EventCheckSchema = z.strictObject({
   match: EventMatchSchema,
   after: EventAfterSchema.optional(),
   same_session: z.boolean().default(false),
-  count: IntPredicateSchema.optional(),
+  count: boundedIntPredicate("a number of events", 0).optional(),
 });
 export type EventCheck = CheckOf<typeof EventCheckSchema>;
 
@@ -219,9 +219,27 @@ export const eventCheck = defineCheckType({
   problemsAmong: afterProblems,
   newerFieldsUsed: (check) =>
     typeof check.after === "object" && "check" in check.after ? [{ field: "after", version: 3 }] : [],
-  // "No matching event (N recorded)" is for /quest status; the HUD says it plainly.
-  hint: (result) =>
-    result.status === "fail" && result.evidence.kind === "event" && result.evidence.matched === 0
-      ? "not yet"
-      : undefined,
+  hint: eventHint,
 });
+
+/**
+ * The learner's reason for a failed event check: "not yet" when it has not happened; with a
+ * `count`, whether it happened too often (it must not happen, or not that often) or not often
+ * enough yet. "No matching event (N recorded)" is for `/quest status --details`.
+ */
+function eventHint(result: CheckResult, check?: EventCheck): string | undefined {
+  const evidence = result.evidence;
+  if (result.status !== "fail" || evidence.kind !== "event") return undefined;
+  const { matched } = evidence;
+  const bounds = check?.count === undefined ? undefined : intPredicateBounds(check.count);
+  if (bounds === undefined) return matched === 0 ? "not yet" : undefined;
+  if (bounds.max !== undefined && matched > bounds.max) {
+    return bounds.max === 0
+      ? "it happened, and this quest asks that it does not (/quest hint)"
+      : `it happened ${times(matched)}, more than the ${times(bounds.max)} this quest allows`;
+  }
+  if (matched === 0) return "not yet";
+  return `${times(matched)} so far; it takes ${times(bounds.min ?? matched + 1)}`;
+}
+
+const times = (n: number) => (n === 1 ? "once" : n === 2 ? "twice" : `${n} times`);

@@ -2,11 +2,11 @@
 import { z } from "zod";
 import { checkBaseFields } from "../../core/check-fields.ts";
 import type { QuestPathRule } from "../../core/paths.ts";
-import { IntPredicateSchema } from "../../core/predicates.ts";
+import { boundedIntPredicate } from "../../core/predicates.ts";
 import { closestName } from "../../core/suggest.ts";
 import type { EvaluationContext } from "../context.ts";
 import { resolveQuestPath } from "../paths.ts";
-import { describePredicate, matchesIntPredicate } from "../predicates.ts";
+import { describePredicate, intPredicateBounds, matchesIntPredicate } from "../predicates.ts";
 import type { GitAnswer } from "../probes.ts";
 import type { CheckResult } from "../results.ts";
 import { type CheckOf, defineCheckType } from "./define.ts";
@@ -19,7 +19,7 @@ export const GitCheckSchema = z.discriminatedUnion(
     z.strictObject({
       ...gitBase,
       assert: z.literal("commit_count"),
-      count: IntPredicateSchema,
+      count: boundedIntPredicate("a number of commits", 0),
       /** Version 3: count the commits on this branch, not on HEAD. */
       branch: z.string().min(1).optional(),
     }),
@@ -123,7 +123,7 @@ async function evaluateGitCheck(check: GitCheck, ctx: EvaluationContext): Promis
       if (!answer.ok) return gitFailed(answer);
       const on = answer.value;
       const where = on === null ? "HEAD is detached (on no branch)" : `HEAD is on ${on}`;
-      return done(on === check.branch, `${where}; expected ${check.branch}`);
+      return done(on === check.branch, `${where}; expected ${check.branch}`, { on });
     }
     case "diff_contains": {
       if (check.path !== undefined) {
@@ -182,4 +182,57 @@ export const gitCheck = defineCheckType({
     "path" in check && check.path !== undefined
       ? [{ field: ["path"], written: check.path, rule: GIT_PATH }]
       : [],
+  hint: gitHint,
 });
+
+/** The learner's reason for a failed git check: what the repository lacks, in words, and what to do. */
+function gitHint(result: CheckResult, check?: GitCheck): string | undefined {
+  const evidence = result.evidence;
+  if (result.status !== "fail" || evidence.kind !== "git") return undefined;
+  const detail = evidence.detail ?? {};
+  const path = check !== undefined && "path" in check ? check.path : "the file";
+  const branch = check !== undefined && "branch" in check ? check.branch : undefined;
+  switch (evidence.assert) {
+    case "commit_count":
+      if (evidence.summary.startsWith("there is no branch")) return `there is no branch ${branch} yet`;
+      return commitsInWords(detail.commits, check, branch);
+    case "clean_tree": {
+      const changes = Array.isArray(detail.changes) ? detail.changes.map(String) : [];
+      const paths = changes.slice(0, 3).map((line) => line.replace(/^.. /, ""));
+      const more = changes.length > 3 ? ` and ${changes.length - 3} more` : "";
+      return `not committed yet: ${paths.join(", ")}${more}`;
+    }
+    case "dirty":
+      return "nothing is changed yet";
+    case "branch_exists":
+      return `there is no branch ${branch ?? "of that name"} yet`;
+    case "current_branch":
+      return typeof detail.on === "string"
+        ? `you are on ${detail.on}, not ${branch ?? "the branch asked for"}`
+        : `no branch is checked out (git switch ${branch ?? "BRANCH"})`;
+    case "diff_contains":
+      return check !== undefined && "text" in check
+        ? `your changes do not contain ${JSON.stringify(check.text)} yet`
+        : "your changes do not contain what the goal asks for yet";
+    case "file_restored":
+      return detail.state === "missing_now"
+        ? `${path} is deleted: bring it back`
+        : `${path} is still changed`;
+    case "committed":
+      return `${path} is not committed yet`;
+    default:
+      return undefined;
+  }
+}
+
+/** How far the commits since the quest started are from what the check counts, in words. */
+function commitsInWords(commits: unknown, check: GitCheck | undefined, branch: string | undefined): string {
+  const made = typeof commits === "number" ? commits : 0;
+  const count = check !== undefined && "count" in check ? check.count : undefined;
+  const wanted = count === undefined ? undefined : intPredicateBounds(count).min;
+  if (branch !== undefined && made === 0) return `no new commit on ${branch} yet`;
+  if (made === 0) return "no new commit yet";
+  if (wanted !== undefined && made < wanted)
+    return `${made} new commit${made === 1 ? "" : "s"} so far; it takes ${wanted}`;
+  return `${made} new commit${made === 1 ? "" : "s"}: more than this quest asks for`;
+}

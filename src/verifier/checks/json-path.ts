@@ -3,6 +3,7 @@ import { type CheckOf, defineCheckType } from "./define.ts";
 import {
   evaluateStructuredPathCheck,
   structuredPathFields,
+  structuredPathHint,
   structuredPathSchema,
 } from "./structured-path.ts";
 
@@ -15,4 +16,5 @@ export const jsonPathCheck = defineCheckType({
   evaluate: evaluateStructuredPathCheck,
   needs: {},
   pathFields: structuredPathFields,
+  hint: structuredPathHint,
 });

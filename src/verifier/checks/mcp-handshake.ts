@@ -160,6 +160,11 @@ export const mcpHandshakeCheck = defineCheckType({
   schema: McpHandshakeCheckSchema,
   evaluate: evaluateMcpHandshakeCheck,
   needs: {},
+  // The server answered without a tool the quest needs; a configuration problem's summary is in words already.
+  hint: (checked) =>
+    checked.status === "fail" && checked.evidence.kind === "mcp" && checked.evidence.tools.length > 0
+      ? `the server ${checked.evidence.server} does not offer ${checked.evidence.missingTools.join(", ")} yet`
+      : undefined,
   reportDetail: mcpReportDetail,
 });
 

@@ -24,6 +24,7 @@ import { type FileEvidence, fileExistsCheck } from "./file-exists.ts";
 import { type GitEvidence, gitCheck } from "./git.ts";
 import { jsonPathCheck } from "./json-path.ts";
 import { type McpEvidence, mcpHandshakeCheck } from "./mcp-handshake.ts";
+import { sharedReason } from "./result.ts";
 import { type ReviewEvidence, reviewCheck } from "./review.ts";
 import { type SkillEvidence, skillValidCheck } from "./skill-valid.ts";
 import type { StructuredPathEvidence } from "./structured-path.ts";
@@ -153,9 +154,30 @@ function promptOf<K extends CheckType>(type: K, check: CheckByType[K]): string |
   return BEHAVIOURS[type].needs.confirmation?.(check);
 }
 
-/** The HUD's reason for this result, when its type words one for a learner better than the summary. */
-export function hintFor(result: CheckResult): string | undefined {
-  return BEHAVIOURS[result.type].hint?.(result);
+/**
+ * The learner's reason for a result that is not a pass (the HUD, `/quest status`): its type's
+ * wording (given `check`, the check evaluated, when the caller has it), else the wording every
+ * pending or path result shares, else the summary.
+ */
+export function learnerReason(result: CheckResult, check?: Check): string {
+  const own = check?.type === result.type && check.id === result.id ? check : undefined;
+  return (
+    typeHint(result.type, result, own as CheckByType[typeof result.type] | undefined) ?? sharedReason(result)
+  );
+}
+
+/** The type's own wording of a result, if it words this one. */
+export function hintFor(result: CheckResult, check?: Check): string | undefined {
+  const own = check?.type === result.type && check.id === result.id ? check : undefined;
+  return typeHint(result.type, result, own as CheckByType[typeof result.type] | undefined);
+}
+
+function typeHint<K extends CheckType>(
+  type: K,
+  result: CheckResult,
+  check: CheckByType[K] | undefined,
+): string | undefined {
+  return BEHAVIOURS[type].hint?.(result, check);
 }
 
 /** What the report adds under this result's one-line summary (a command's output tail, a reused receipt). */

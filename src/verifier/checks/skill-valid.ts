@@ -76,6 +76,11 @@ export const skillValidCheck = defineCheckType({
   schema: SkillValidCheckSchema,
   evaluate: evaluateSkillValidCheck,
   needs: {},
+  // What is wrong, by Pi's rules; another SKILL.md found and why it is not it is for --details.
+  hint: (checked) =>
+    checked.status === "fail" && checked.evidence.kind === "skill"
+      ? checked.evidence.summary.replace(/; \d+ other SKILL\.md.*$/, "")
+      : undefined,
   reportDetail: (checked) =>
     checked.evidence.kind === "skill" && checked.evidence.candidates
       ? { lines: checked.evidence.candidates.map(({ filePath, reason }) => `${filePath}: ${reason}`) }

@@ -24,7 +24,13 @@ export function structuredPathSchema<T extends "json_path" | "yaml_path">(type: 
       ...checkBaseFields,
       type: z.literal(type),
       file: PathSchema,
-      path: z.string().startsWith("$", "a JSONPath starts with $"),
+      path: z
+        .string()
+        .startsWith("$", "a JSONPath starts with $")
+        .superRefine((path, ctx) => {
+          const problem = jsonPathProblem(path);
+          if (problem) ctx.addIssue({ code: "custom", message: problem });
+        }),
       assert: z.enum(ASSERTIONS),
       value: z.unknown().optional(),
     })
@@ -45,6 +51,20 @@ export function structuredPathSchema<T extends "json_path" | "yaml_path">(type: 
     });
 }
 export type StructuredPathCheck = CheckOf<ReturnType<typeof structuredPathSchema<"json_path" | "yaml_path">>>;
+
+/**
+ * Why a JSONPath cannot run: a filter (`[?(...)]`) or a script (`[(...)]`) is code, and a check
+ * never runs code from a quest (readJsonPath turns evaluation off, so it would fail every time).
+ */
+export function jsonPathProblem(path: string): string | undefined {
+  const at = path.search(/\[\s*\??\s*\(/);
+  if (at < 0) return undefined;
+  const what = /^\[\s*\?/.test(path.slice(at)) ? "a filter" : "a script expression";
+  return (
+    `${what} (${path.slice(at, at + 24)}${path.length > at + 24 ? "…" : ""}) is not supported: a check never runs code from a quest; ` +
+    "select by name, index or * ($.scripts.test, $.items[0].name, $.items[*].name) and let assert decide (equals, contains, matches)"
+  );
+}
 
 /** The file the check reads: any template may start it. */
 export function structuredPathFields(check: { file: string }): PathField[] {
@@ -236,4 +256,29 @@ export async function evaluateStructuredPathCheck(
       ? `${check.path} matches nothing in ${check.file}`
       : `${check.path} in ${check.file}: no matched value ${expectation} (saw ${JSON.stringify(sample(matched))})`;
   return result(check, passed ? "pass" : "fail", { ...base, summary, matched: sample(matched) });
+}
+
+/**
+ * The learner's reason for a failed json_path or yaml_path check: the file is missing or does not
+ * parse (the parser's own words and line), or it lacks the setting the check looks for, named by
+ * the path's last key ("packages", not `$.packages[*]`).
+ */
+export function structuredPathHint(result: CheckResult): string | undefined {
+  const evidence = result.evidence;
+  if (result.status !== "fail" || evidence.kind !== "structured_path") return undefined;
+  const setting = lastKey(evidence.path);
+  const what = setting === undefined ? "what the goal asks for" : `"${setting}"`;
+  if (evidence.summary.includes(" matches nothing in ")) return `${evidence.file} has no ${what} yet`;
+  if (evidence.summary.includes(": no matched value "))
+    return `${what} in ${evidence.file} is not what the goal asks for yet`;
+  // The file is missing or does not parse: the summary says so, with the parser's line.
+  return evidence.summary;
+}
+
+/** The last named key of a JSONPath (`$.a.b[*]` gives b; `$['x y']` gives x y), if it names one. */
+function lastKey(path: string): string | undefined {
+  const keys = [...path.matchAll(/\.([A-Za-z_$][\w$-]*)|\[['"]([^'"]+)['"]\]/g)].map(
+    (match) => match[1] ?? match[2],
+  );
+  return keys.at(-1);
 }

@@ -8,6 +8,7 @@ import {
   FIRST_FILE_FAILING,
   FIRST_PROMPT_DONE,
   MIXED,
+  SHARD_2_OF_3,
 } from "./sample-reports.ts";
 
 describe("the JSON reporter", () => {
@@ -102,5 +103,19 @@ describe("the JSON reporter", () => {
 
   it("says an all-green run with nothing unproven", () => {
     expect(JSON.parse(formatJsonReport(ALL_OK))).toMatchObject({ unproven: [], passed: 1, failed: 0 });
+  });
+
+  it("adds shard to a shard's report only: what --merge needs, the pack and versions with it", () => {
+    expect(JSON.parse(formatJsonReport(SHARD_2_OF_3)).shard).toEqual({
+      index: 2,
+      count: 3,
+      planned: ["first-prompt/pass", "first-file/pass", "first-file/fail-claim"],
+      packDigest: "sha256:0123",
+      piQuestsVersion: "0.9.0",
+      pack: "./my-pack",
+      piVersion: "1.6.0",
+      strict: false,
+    });
+    expect(Object.keys(jsonReport(MIXED))).toEqual(["plays", "unproven", "passed", "failed"]);
   });
 });

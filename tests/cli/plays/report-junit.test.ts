@@ -6,7 +6,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { formatJunitReport } from "../../../src/cli/plays/report-junit.ts";
-import { ALL_OK, MIXED } from "./sample-reports.ts";
+import { ALL_OK, MIXED, SHARD_2_OF_3 } from "./sample-reports.ts";
 
 type Attrs = Record<string, string>;
 type TestCase = Attrs & {
@@ -130,5 +130,15 @@ describe("the JUnit reporter", () => {
     expect(root).toMatchObject({ tests: "1", failures: "0", errors: "0", skipped: "0" });
     expect(suite.testcase.map((c) => c.name)).toEqual(["first-prompt/pass"]);
     expect(suite.properties).toBeUndefined();
+  });
+
+  it("names a shard's suite for its shard, so the shards' files hold distinct suites", async () => {
+    const { suite } = await parsed(SHARD_2_OF_3);
+    expect(suite.name).toBe("pi-quests test ./my-pack (shard 2/3)");
+    expect(suite.properties?.property).toEqual([
+      { name: "pi.version", value: "1.6.0" },
+      { name: "shard", value: "2/3" },
+    ]);
+    expect((await parsed(ALL_OK)).suite.name).toBe("pi-quests test ./my-pack");
   });
 });

@@ -7,7 +7,7 @@ import { Parser, type Result } from "tap-parser";
 import { describe, expect, it } from "vitest";
 import type { TestReport } from "../../../src/cli/plays/report.ts";
 import { formatTapReport, tapDescription } from "../../../src/cli/plays/report-tap.ts";
-import { ALL_OK, FIRST_FILE_FAILING, MIXED, PROMPT_PASS } from "./sample-reports.ts";
+import { ALL_OK, FIRST_FILE_FAILING, MIXED, PROMPT_PASS, SHARD_2_OF_3 } from "./sample-reports.ts";
 
 type Parsed = {
   version: unknown;
@@ -96,6 +96,14 @@ describe("the TAP reporter", () => {
       "q#1\\x/fail-# SKIP me",
       false,
       false,
+    ]);
+  });
+
+  it("says a shard's run in a comment after the counts", () => {
+    expect(formatTapReport(SHARD_2_OF_3).split("\n").slice(-3)).toEqual([
+      "# Pi 1.6.0",
+      "# shard 2/3: 1 of the 3 plays",
+      "",
     ]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatPlayText, formatTextReport, formatTextSummary } from "../../../src/cli/plays/report-text.ts";
-import { ALL_OK, COLORED_OUTPUT, COMMIT_ERROR, MIXED, PROMPT_PASS } from "./sample-reports.ts";
+import { ALL_OK, COLORED_OUTPUT, COMMIT_ERROR, MIXED, PROMPT_PASS, SHARD_2_OF_3 } from "./sample-reports.ts";
 
 describe("the text reporter", () => {
   it("prints each play in pack order, what went wrong under a play not ok, then the counts", () => {
@@ -49,6 +49,12 @@ describe("the text reporter", () => {
     expect(formatTextReport(ALL_OK).split("\n").slice(-2)).toEqual(["1 passed, 0 failed", ""]);
     expect(formatTextSummary({ ...ALL_OK, unproven: ["a", "b"], strict: true })).toBe(
       "unproven (a failure with --strict): a, b (no solutions/QUEST/pass.yaml)\n1 passed, 0 failed, 2 unproven\n",
+    );
+  });
+
+  it("says which shard it played and how many of all the shards' plays, before the counts", () => {
+    expect(formatTextSummary(SHARD_2_OF_3)).toBe(
+      "Pi 1.6.0\nshard 2/3: 1 of the 3 plays\n1 passed, 0 failed\n",
     );
   });
 });

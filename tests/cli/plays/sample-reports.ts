@@ -144,3 +144,16 @@ export const MIXED: TestReport = {
 
 /** Every play ok, nothing unproven, no Pi version known. */
 export const ALL_OK: TestReport = { pack: "./my-pack", plays: [PROMPT_PASS], unproven: [], strict: false };
+
+/** Shard 2 of 3 of a run of three plays: one of them here, nothing unproven (shard 1 says those). */
+export const SHARD_2_OF_3: TestReport = {
+  ...ALL_OK,
+  piVersion: "1.6.0",
+  shard: {
+    index: 2,
+    count: 3,
+    planned: ["first-prompt/pass", "first-file/pass", "first-file/fail-claim"],
+    packDigest: "sha256:0123",
+    piQuestsVersion: "0.9.0",
+  },
+};
