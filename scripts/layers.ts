@@ -25,15 +25,14 @@ export const LAYERS: readonly (readonly string[])[] = [
 /**
  * The only modules that import Pi's packages at run time: the Pi host (src/runtime/pi-host.ts),
  * which finds the running Pi's modules (or the CLI's Pi) and hands them to everything else, the
- * extension's entry, the skill probe and the reviewer among them; and the two play-only Pi
- * entries, the scripted model's (pi-ai's faux provider, which plays a play's replies) and the
- * play controls' (Pi's trust store and session list, so a play saves trust and picks a session
- * with Pi's own code), which are never installed for a learner. Anywhere else, Pi is imported
- * for its types: in an installed package Pi's names do not resolve from pi-quests' files.
+ * extension's entry, the skill probe, the reviewer and the scripted model's faux provider among
+ * them; and the play-only Pi entry of the play controls (Pi's trust store and session list, so
+ * a play saves trust and picks a session with Pi's own code), which is never installed for a
+ * learner. Anywhere else, Pi is imported for its types: in an installed package Pi's names do
+ * not resolve from pi-quests' files, or resolve to another copy than the running Pi's.
  */
 export const PI_RUNTIME_IMPORTERS: readonly string[] = [
   "src/runtime/pi-host.ts",
-  "src/extension/scripted-model.ts",
   "src/extension/play-controls.ts",
 ];
 const PI_PACKAGE = /^@earendil-works\//;

@@ -15,6 +15,8 @@ export type { RpcLine, UiRequest };
 
 const REPO = resolve(import.meta.dirname, "..");
 export const PI = join(REPO, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+/** The previous minor's Pi (the dev dependency `pi-previous`, src/core/pi-versions.ts). */
+export const PI_PREVIOUS = join(REPO, "node_modules/pi-previous/dist/bundle/cli.js");
 export const SCRIPTED_MODEL = join(REPO, "fixtures/pi/scripted-model.ts");
 export const EXTENSION = join(REPO, "src/extension/index.ts");
 /** A test-only extension for what RPC cannot do natively (nested tool calls, /tree, labels, a blocker). */
@@ -42,6 +44,8 @@ const WAIT_MS = 45_000;
 
 export type PiRpcOptions = {
   workspace: string;
+  /** Which Pi: its cli.js (default PI, the checkout's dev dependency; tests use the previous minor's too). */
+  pi?: string;
   /** The agent dir (PI_CODING_AGENT_DIR); a fresh temporary one by default. Reuse it to restart. */
   agentDir?: string;
   script?: ScriptedTurn[];
@@ -146,7 +150,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
   const scriptFile = join(agentDir, `script-${Date.now()}-${Math.random().toString(16).slice(2)}.json`);
   writeFileSync(scriptFile, JSON.stringify(options.script ?? []));
   const client: PiRpcClient = startPiRpcClient({
-    cli: PI,
+    cli: options.pi ?? PI,
     cwd: options.workspace,
     args: scriptedPiArgs({
       extension: options.withExtension !== false,

@@ -10,14 +10,17 @@
  *
  * It reads what can be read and says where the rest is. Only the first line, the session
  * header, must be right: without it nothing is read (a failure). After it, entry types and
- * message roles this reader does not use (usage, custom entries, system messages, a newer Pi's)
- * are skipped without a word, as are fields it does not use; a line that is not JSON (a last
+ * message roles this reader does not use (usage, custom entries, system messages) are skipped
+ * without a word, as are fields it does not use; a type or role no tested Pi writes, or a newer
+ * session format, is skipped too and said once ("this Pi is untested": src/core/untested-pi.ts,
+ * printed by `pi-quests check` on stderr with the other warnings); a line that is not JSON (a last
  * line Pi was still writing), or a known entry with a field it cannot use, is a warning naming
  * its line, and reading goes on. Where the rest of an entry stands on its own it is kept: an
  * assistant message without its broken tool call still counts as a turn, a tool's result
  * without a broken nested call record still counts. Never throws.
  */
 import { z } from "zod";
+import { couldNotRead } from "../core/untested-pi.ts";
 import { boundPayload } from "../events/bounds.ts";
 import type { VerifierEvent } from "../events/schema.ts";
 import { replaySession, type SessionHeaderRead, type SessionRecord } from "../events/session-replay.ts";
@@ -68,6 +71,16 @@ const MessageSchemas = {
   }),
 };
 
+/**
+ * What Pi 1.5 and 1.6 write that we do not read: skipped without a word. Any other entry type or
+ * message role is a newer Pi's, which pi-quests was not tested with: skipped too, and said once
+ * per file as "this Pi is untested: an entry of this Pi's session file could not be read".
+ */
+const SKIPPED_ENTRY_TYPES = new Set(["custom", "custom_message", "usage", "context_edit"]);
+const SKIPPED_ROLES = new Set(["branchSummary", "compactionSummary", "custom", "system"]);
+/** The newest session format pi-quests reads (Pi's CURRENT_SESSION_VERSION in 1.5 and 1.6). */
+const SESSION_FORMAT = 3;
+
 /** The other entry types we read (Pi's field names); other types are skipped. */
 const EntrySchemas = {
   model_change: z.looseObject({ provider: z.string(), modelId: z.string() }),
@@ -85,7 +98,7 @@ type ToolCall = z.infer<typeof ToolCallSchema>;
  * What one line gave: a record (or nothing, for what we skip), and what was wrong with it. A
  * problem without a record: the line was left out; with one: it was read without the part named.
  */
-type LineRead = { record?: SessionRecord; problem?: string };
+type LineRead = { record?: SessionRecord; problem?: string; unknown?: string };
 
 export function parseSessionFile(text: string, file: string): SessionFileResult {
   const lines = text
@@ -108,9 +121,15 @@ export function parseSessionFile(text: string, file: string): SessionFileResult 
   const records: SessionRecord[] = [];
   // A last line without its new line is most likely one Pi was still writing.
   const unfinished = !/\n$/.test(text) ? lines.at(-1) : undefined;
+  const unknown = new Set<string>();
   for (const line of rest) {
     const read = readLine(line.content, line === unfinished);
     if (read.problem !== undefined) warnings.push({ file, line: line.number, message: read.problem });
+    if (read.unknown !== undefined && !unknown.has(read.unknown)) {
+      unknown.add(read.unknown);
+      const detail = `${read.unknown}, first on this line; read without it`;
+      warnings.push({ file, line: line.number, message: couldNotRead(undefined, "sessionEntry", detail) });
+    }
     if (read.record) records.push(read.record);
   }
 
@@ -136,7 +155,16 @@ function readHeader(content: string): { session: SessionHeaderRead; problem?: st
   }
   const header = HeaderSchema.safeParse(json.value);
   if (!header.success) return { error: `session header: ${issues(header.error)}` };
-  const { id: sessionId, cwd, parentSession } = header.data;
+  const read = headerRead(header.data);
+  const format = newerFormat(header.data.version);
+  if (!format) return read;
+  return { session: read.session, problem: read.problem ? `${format}; ${read.problem}` : format };
+}
+
+function headerRead({ id: sessionId, cwd, parentSession }: z.infer<typeof HeaderSchema>): {
+  session: SessionHeaderRead;
+  problem?: string;
+} {
   const session = { sessionId, cwd };
   // The parent's file, set for a fork or clone; as live, an empty one is none.
   if (typeof parentSession === "string")
@@ -146,6 +174,13 @@ function readHeader(content: string): { session: SessionHeaderRead; problem?: st
     session,
     problem: `session header: parentSession: expected the parent session's file, found ${typeof parentSession}; read without it`,
   };
+}
+
+/** A session format newer than pi-quests reads: its entries are read as far as they are known. */
+function newerFormat(version: unknown): string | undefined {
+  if (typeof version !== "number" || version <= SESSION_FORMAT) return undefined;
+  const detail = `its header says session format ${version}; pi-quests reads up to ${SESSION_FORMAT}; read as far as its entries are known`;
+  return couldNotRead(undefined, "sessionEntry", detail);
 }
 
 function readLine(content: string, unfinished: boolean): LineRead {
@@ -163,8 +198,8 @@ function readLine(content: string, unfinished: boolean): LineRead {
     if (!messageEntry.success) return { problem: `message entry: ${issues(messageEntry.error)}` };
     return readMessage(messageEntry.data.message);
   }
-  if (!isReadEntry(type)) return {};
-  return readEntry(type, json.value);
+  if (isReadEntry(type)) return readEntry(type, json.value);
+  return SKIPPED_ENTRY_TYPES.has(type) ? {} : { unknown: `a "${type}" entry` };
 }
 
 const isReadEntry = (type: string): type is keyof typeof EntrySchemas => Object.hasOwn(EntrySchemas, type);
@@ -262,9 +297,11 @@ function readMessage(message: { role: string; [key: string]: unknown }): LineRea
         record: { role: "bashExecution", command, exitCode: exitCode ?? undefined, excludeFromContext },
       };
     }
-    default:
-      // System prompts, extensions' custom messages, summaries, a newer Pi's roles.
-      return { record: { type: "message" } };
+    default: {
+      // System prompts, extensions' custom messages, summaries; a newer Pi's roles are said.
+      const known = SKIPPED_ROLES.has(message.role);
+      return { record: { type: "message" }, ...(known ? {} : { unknown: `a "${message.role}" message` }) };
+    }
   }
 }
 

@@ -24,7 +24,7 @@ import { chainsOfShard, parseShard } from "./plays/shard.ts";
 import { TEST_USAGE } from "./usage.ts";
 
 const TEST_OPTIONS = {
-  quest: { type: "string" },
+  quest: { type: "string", multiple: true },
   chapter: { type: "string", multiple: true },
   reporter: { type: "string" },
   jobs: { type: "string" },
@@ -79,15 +79,17 @@ export async function test(args: string[], io: CliIo): Promise<number> {
   const ids = quests.value.map((quest) => quest.id);
   const plays = await loadPlays(pack, ids);
   if (!plays.ok) return printDiagnostics(io, plays.diagnostics);
-  if (values.quest !== undefined && !ids.includes(values.quest))
-    return invalid(io, `no quest "${values.quest}" in ${positionals[0]}; its quests: ${ids.join(", ")}`);
+  const askedQuests = values.quest ?? [];
+  const unknown = askedQuests.find((id) => !ids.includes(id));
+  if (unknown !== undefined)
+    return invalid(io, `no quest "${unknown}" in ${positionals[0]}; its quests: ${ids.join(", ")}`);
   const inChapters = questsOfChapters(quests.value, values.chapter ?? []);
   if (!inChapters.ok) return invalid(io, inChapters.message);
   const pi = findPi({ env: io.env, cwd: io.cwd });
   if (!pi.ok) return invalid(io, pi.message);
 
   const asked = (quest: string) =>
-    (values.quest === undefined || quest === values.quest) && (inChapters.ids?.has(quest) ?? true);
+    (askedQuests.length === 0 || askedQuests.includes(quest)) && (inChapters.ids?.has(quest) ?? true);
   const advised = values["advised-order"] === true;
   const sequence = planAdvisedOrder(quests.value, plays.value, asked);
   const chosen = advised

@@ -46,7 +46,7 @@ complete, each fail-NAME.yaml with it not complete. The required quests' pass pl
 in the same workspace.
 
 Options:
-  --quest ID             only this quest's plays
+  --quest ID             only this quest's plays (repeatable: these quests' plays)
   --chapter C            only the plays of this chapter's quests (repeatable): C is the
                          chapter's title as the quests give it, or its number (1 for the
                          chapter of the pack's first quest, in the order chapters first appear)

@@ -54,3 +54,13 @@ function isPiPackage(dir: string, manifest: unknown): boolean {
   const { name, main } = manifest as { name?: unknown; main?: unknown };
   return name === PI_PACKAGE_NAME && typeof main === "string" && existsSync(join(dir, main));
 }
+
+/** The version in the package.json of Pi's package folder `dir`; undefined when it cannot be read. */
+export function piPackageVersion(dir: string): string | undefined {
+  const manifest = readManifest(dir);
+  const version =
+    typeof manifest === "object" && manifest !== null
+      ? (manifest as { version?: unknown }).version
+      : undefined;
+  return typeof version === "string" ? version : undefined;
+}

@@ -47,7 +47,8 @@
  * - `tool_blocked`: Pi stops at the first extension that blocks a call, so pi-quests may never see
  *   the `tool_call`. A call that ended with an error, took no time (no `durationMs`) and was not
  *   one of Pi's own refusals (aborted, unknown tool, invalid arguments) was blocked; its reason is
- *   the result's text. pi-quests' own guard records its blocks at once.
+ *   the result's text. pi-quests' own guard records its blocks at once. How a Pi newer than
+ *   tested, whose refusal texts may differ, is read: blocks.ts.
  * - `assistantTurns` counts the assistant messages in the session so far, this one included (all
  *   branches, in file order). Live, the count starts from the session's entries at
  *   `session_start` (a resumed session has some) and goes up with each assistant `message_end`:
@@ -91,6 +92,7 @@ import type {
   TurnEndEvent,
   UserBashEvent,
 } from "@earendil-works/pi-coding-agent";
+import { createBlockReader, type TranslatorOptions } from "./blocks.ts";
 import {
   type ActOrigin,
   agentEndEvent,
@@ -113,6 +115,8 @@ import {
   userBashEvent,
 } from "./names.ts";
 import { createEntryCursor, createInputQueue, createModelOrder } from "./pending-state.ts";
+
+export type { TranslatorOptions } from "./blocks.ts";
 
 type AgentMessage = MessageEndEvent["message"];
 type BashExecutionMessage = Extract<AgentMessage, { role: "bashExecution" }>;
@@ -191,6 +195,8 @@ export type PiEventTranslator = {
   turnEnd(turn: Partial<Pick<TurnEndEvent, "turnIndex">>): PiEvent;
   /** A run is over; `aborted` only live. */
   agentEnd(run?: { aborted?: boolean }): PiEvent;
+  /** pi-quests' own `tool_call` handler saw the call: Pi did not refuse it before the extensions'. */
+  toolCallSeen(toolCallId: string): void;
   /** A tool call pi-quests' guard kept from running. */
   toolBlocked(
     call: Pick<ToolCallEvent, "toolName" | "input"> & { toolCallId?: string },
@@ -241,23 +247,14 @@ export type PiEventTranslator = {
   }): PiEvent;
 };
 
-/** Pi's own reasons for a tool call that did not run, none of them an extension's block. */
-const NOT_A_BLOCK = [
-  /^Operation aborted$/,
-  /^Tool .* not found$/,
-  /^Invalid arguments for tool /,
-  /^Validation failed for tool /,
-  /was not executed: the response hit the output token limit/,
-];
-
-export function createPiEventTranslator(): PiEventTranslator {
+export function createPiEventTranslator(options: TranslatorOptions = {}): PiEventTranslator {
   // A tool result names its call; the call's arguments come with the assistant message before it.
   const toolInputs = new Map<string, Record<string, unknown>>();
   // What `tool_execution_start` said, until the call's end.
   const executionArgs = new Map<string, Record<string, unknown>>();
   // What a model's call changed, from its `tool_execution_end` until its result message.
   const changesOf = new Map<string, CallChanges>();
-  const guardBlocked = new Set<string>();
+  const blocks = createBlockReader(options);
   const inputs = createInputQueue();
   const models = createModelOrder();
   const entries = createEntryCursor();
@@ -315,10 +312,12 @@ export function createPiEventTranslator(): PiEventTranslator {
       const input = executionArgs.get(toolCallId) ?? {};
       executionArgs.delete(toolCallId);
       const events: PiEvent[] = [];
-      const reason = blockReason(isError, durationMs, result);
-      if (reason !== undefined && !guardBlocked.delete(toolCallId)) {
-        events.push(toolBlockedEvent({ toolName, input, reason }));
-      }
+      const reason = blocks.ended(toolCallId, {
+        isError,
+        ...(durationMs !== undefined ? { durationMs } : {}),
+        result,
+      });
+      if (reason !== undefined) events.push(toolBlockedEvent({ toolName, input, reason }));
       const changed: CallChanges = {
         ...(changes !== undefined ? { changes } : {}),
         ...(extensionFiles?.length ? { extensionFiles } : {}),
@@ -336,8 +335,9 @@ export function createPiEventTranslator(): PiEventTranslator {
       inputs.clear();
       return agentEndEvent({ assistantTurns, aborted });
     },
+    toolCallSeen: blocks.seen,
     toolBlocked({ toolName, input, toolCallId }, reason) {
-      if (toolCallId !== undefined) guardBlocked.add(toolCallId);
+      if (toolCallId !== undefined) blocks.guarded(toolCallId);
       return toolBlockedEvent({ toolName, input, reason });
     },
     userBash: ({ command, excludeFromContext }, exitCode, changes) =>
@@ -395,23 +395,6 @@ function resumedOf(reason: SessionStartEvent["reason"] | undefined, had: Entries
 
 function labelEventOf({ targetId, label }: LabelEntryRead): PiEvent {
   return labelEvent({ label, entryId: targetId });
-}
-
-/** The reason an extension gave for blocking a call, or undefined when the call ran or Pi refused it. */
-function blockReason(isError: boolean, durationMs: number | undefined, result: unknown): string | undefined {
-  if (!isError || durationMs !== undefined) return undefined;
-  const text = firstText(result) ?? "";
-  return NOT_A_BLOCK.some((pattern) => pattern.test(text)) ? undefined : text;
-}
-
-function firstText(result: unknown): string | undefined {
-  const content = (result as { content?: unknown } | null | undefined)?.content;
-  if (!Array.isArray(content)) return undefined;
-  const block = content.find(
-    (item): item is { type: "text"; text: string } =>
-      typeof item === "object" && item !== null && item.type === "text" && typeof item.text === "string",
-  );
-  return block?.text;
 }
 
 /** What `session_before_compact` said the summary should keep, until its compaction ends or fails. */

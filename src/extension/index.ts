@@ -30,10 +30,11 @@ import { type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
+import { extensionPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
 import { questCompletions } from "./quest-command.ts";
-import { createQuestHost, tuiOf } from "./quest-host.ts";
+import { createQuestHost, type QuestHost, tuiOf } from "./quest-host.ts";
 import type { QuestUi } from "./quest-ui.ts";
 import { guardToolCall } from "./record-guard.ts";
 import { whyNotStart } from "./start-gate.ts";
@@ -54,12 +55,18 @@ export default async function piQuests(pi: ExtensionAPI): Promise<void> {
   const refused = whyNotStart(import.meta.url);
   if (refused) return noticeAtStart(pi, refused.message, refused.level);
   const host = await loadRunningPi();
+  // A Pi older than the supported range: one sentence naming the supported versions, no quest.
+  if (!host.ok && "tooOld" in host) return noticeAtStart(pi, host.message, "warning");
   if (!host.ok) return noticeAtStart(pi, `pi-quests could not start: ${host.message}`, "error");
   registerQuests(pi, host.value);
 }
 
+/** Why pi-quests does not run in this Pi, said at the first session start of the process. */
 function noticeAtStart(pi: ExtensionAPI, message: string, level: "warning" | "error"): void {
+  const told = processMemory().told;
   pi.on("session_start", (_event, ctx) => {
+    if (told.has(message)) return;
+    told.add(message);
     if (ctx.hasUI) ctx.ui.notify(message, level);
     else process.stderr.write(`${message}\n`);
   });
@@ -78,7 +85,9 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   const notify = (ctx: ExtensionContext, text: string) => uiOf(ctx).notify(text, "warning");
   const bash = wireAgentBash(pi, host.modules, { ownCommand: QUEST_COMMAND, notify });
   const quests = createQuestHost(uiOf, { host, sdk, tui, bash });
-  const translator = createPiEventTranslator();
+  // What this Pi is told once: untested, or something of it that could not be read (pi-notices.ts).
+  const piNotices = extensionPiNotices(host.version, notify);
+  const translator = createPiEventTranslator(piNotices.translatorOptions);
   const looks = changedPathsLooks(quests);
   const record = (events: PiEvent | readonly PiEvent[] | undefined) => {
     for (const event of events === undefined ? [] : "name" in events ? [events] : events)
@@ -96,17 +105,20 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     // Before Pi draws the session's messages (it waits for this handler), which need pi-tui.
     if (ctx.mode === "tui") await tui.load();
     const sessionId = ctx.sessionManager.getSessionId();
-    const entries = ctx.sessionManager.getEntries();
-    const parentSession = ctx.sessionManager.getHeader()?.parentSession;
-    const started = translator.sessionStart({
-      sessionId,
-      cwd: ctx.cwd,
-      reason: event.reason,
-      ...(parentSession ? { parentSession } : {}),
-      entries,
-      model: ctx.model,
+    // A second delivery for the open session (Pi 1.5's RPC fork and new session) changes nothing.
+    if (quests.isOpen(sessionId)) return;
+    piNotices.sessionStarted(ctx);
+    quests.start(ctx, sessionId, () => {
+      const parentSession = ctx.sessionManager.getHeader()?.parentSession;
+      return translator.sessionStart({
+        sessionId,
+        cwd: ctx.cwd,
+        reason: event.reason,
+        ...(parentSession ? { parentSession } : {}),
+        entries: ctx.sessionManager.getEntries(),
+        model: ctx.model,
+      });
     });
-    quests.start(ctx, sessionId, started);
   });
   pi.on("session_shutdown", () => Promise.all([looks.clear(), quests.shutdown()]).then(() => undefined));
   pi.on("input", (event) => {
@@ -132,7 +144,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   );
   // Who asked for a model or a level, read from the handler's own stack (act-origin.ts).
   const originOf = createOriginReader(host.packageDir);
-  const readOrigin = (ctx: ExtensionContext) => originOf((text) => notify(ctx, text));
+  const readOrigin = (ctx: ExtensionContext) => originOf((text) => piNotices.originUnread(ctx, text));
   pi.on(
     "model_select",
     withLabels((event, ctx) =>
@@ -207,7 +219,7 @@ function registerQuestCommand(
 }
 
 type QuestCommandParts = {
-  quests: ReturnType<typeof createQuestHost>;
+  quests: QuestHost;
   bash: WiredAgentBash;
   uiOf(ctx: ExtensionContext): QuestUi;
   recordLabels(ctx: ExtensionContext): void;
@@ -241,7 +253,7 @@ function recordToolExecutions(
 }
 
 /** Looks around each call, only while the active quest reads changedPaths (never in print mode). */
-function changedPathsLooks(quests: ReturnType<typeof createQuestHost>): CallLooks {
+function changedPathsLooks(quests: QuestHost): CallLooks {
   return createCallLooks(() => {
     const controller = quests.controller();
     if (controller) return controller.readsChangedPaths();
@@ -258,6 +270,7 @@ function blockGuardedCall(
   translator: PiEventTranslator,
   record: (event: PiEvent) => void,
 ): ToolCallEventResult | undefined {
+  translator.toolCallSeen(event.toolCallId);
   const home = homedir();
   const decision = guardToolCall(event, {
     cwd: ctx.cwd,

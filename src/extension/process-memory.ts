@@ -8,7 +8,9 @@
  * - the code files of Pi's extension folders that Pi's tools created or changed in this process
  *   (extension-code-looks.ts), which agent-code.ts names to the learner;
  * - each progress file as this process last wrote it, and each event log as this process last
- *   left it (record-memory.ts compares the files with them when a session opens).
+ *   left it (record-memory.ts compares the files with them when a session opens);
+ * - what the learner was told once for the whole process: that this Pi is untested, or that
+ *   something of it could not be read (src/core/untested-pi.ts), or why pi-quests did not start.
  *
  * Code loaded into Pi can read and change this too: it guards against files changed on disk,
  * not against code in the same process (docs/security.md, 14).
@@ -25,6 +27,8 @@ export type ProcessMemory = {
   progress: Map<string, string>;
   /** Each event log, as this process last left it. */
   eventLogs: Map<string, RememberedLog>;
+  /** The notices said once for the whole process, by key. */
+  told: Set<string>;
 };
 
 const MEMORY = Symbol.for("pi-quests.process-memory");
@@ -33,11 +37,13 @@ type WithMemory = { [MEMORY]?: ProcessMemory };
 /** The process's memory, made on first use. */
 export function processMemory(): ProcessMemory {
   const holder = globalThis as WithMemory;
-  holder[MEMORY] ??= { codeWrittenByTools: new Set(), progress: new Map(), eventLogs: new Map() };
+  holder[MEMORY] ??= freshMemory();
+  // A memory made by an older copy of this module (a /reload into an update) lacks newer fields.
+  holder[MEMORY].told ??= new Set();
   return holder[MEMORY];
 }
 
 /** A memory of its own (a test's, or a session opened outside Pi): nothing remembered yet. */
 export function freshMemory(): ProcessMemory {
-  return { codeWrittenByTools: new Set(), progress: new Map(), eventLogs: new Map() };
+  return { codeWrittenByTools: new Set(), progress: new Map(), eventLogs: new Map(), told: new Set() };
 }

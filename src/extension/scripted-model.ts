@@ -25,20 +25,15 @@
  * learner's runs are not touched, so a play's prompts and its reviews never take each other's
  * replies. Told apart by the tools offered, never by the order of the calls.
  *
- * The only Pi packages imported are pi-ai's faux provider (Pi's extension loader aliases
- * `@earendil-works/pi-ai/compat` to Pi's own copy) and the extension API's types.
+ * pi-ai's faux provider is the running Pi's own (src/runtime/pi-host.ts, `loadPiAi`: the module
+ * Pi's extension loader gives extensions as `@earendil-works/pi-ai/compat`), never imported by
+ * name: in a project with pi-ai installed beside pi-quests (`npm i -D pi-quests
+ * @earendil-works/pi-coding-agent`), Node resolves the name from pi-quests' files to that copy,
+ * the provider would be registered there, and Pi would answer every request with "No API
+ * provider registered". Only types are imported from Pi's packages.
  */
 import { readFileSync } from "node:fs";
-import {
-  type AssistantMessage,
-  type FauxResponseFactory,
-  fauxAssistantMessage,
-  fauxText,
-  fauxToolCall,
-  getCurrentSystemPrompt,
-  getCurrentTools,
-  registerFauxProvider,
-} from "@earendil-works/pi-ai/compat";
+import type { AssistantMessage, FauxResponseFactory } from "@earendil-works/pi-ai/compat";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import {
   CLOSING_TEXT,
@@ -54,6 +49,7 @@ import {
   SUMMARY_TEXT,
   unreadableReplies,
 } from "../core/play-replies.ts";
+import { loadPiAi, type PiAi } from "../runtime/pi-host.ts";
 
 /** The pi-ai API the provider answers on (internal: Pi is told the provider and model). */
 export const PLAY_API = "pi-quests-play-api";
@@ -93,8 +89,11 @@ type ReviewPlayback = { run: number; key: string | undefined; next: number };
 const REVIEW_PLAYBACKS = new WeakMap<Playback, ReviewPlayback>();
 
 /** Whether a request is a review check's reviewer's: it offers `submit_review`. */
-export function isReviewerRequest(messages: Parameters<typeof getCurrentTools>[0]): boolean {
-  return getCurrentTools(messages).some((tool) => tool.name === "submit_review");
+export function isReviewerRequest(
+  piAi: Pick<PiAi, "getCurrentTools">,
+  messages: Parameters<PiAi["getCurrentTools"]>[0],
+): boolean {
+  return piAi.getCurrentTools(messages).some((tool) => tool.name === "submit_review");
 }
 
 /** The answer to a reviewer's request, from `reviews`: one list per reviewer session, told apart by its first user message. */
@@ -154,10 +153,10 @@ function runKeyOf(messages: PlayRequest["messages"]): string {
   return user ? JSON.stringify([user.timestamp ?? null, user.content ?? null]) : "";
 }
 
-function messageOf(reply: Reply): AssistantMessage {
+function messageOf(piAi: PiAi, reply: Reply): AssistantMessage {
   return isToolReply(reply)
-    ? fauxAssistantMessage([fauxToolCall(reply.tool, reply.args)], { stopReason: "toolUse" })
-    : fauxAssistantMessage(fauxText(reply.text));
+    ? piAi.fauxAssistantMessage([piAi.fauxToolCall(reply.tool, reply.args)], { stopReason: "toolUse" })
+    : piAi.fauxAssistantMessage(piAi.fauxText(reply.text));
 }
 
 /** Every playback of this process, by file: it outlives one session's factory call. */
@@ -196,9 +195,13 @@ export type OfflineProvider = {
  * Registers a provider that never leaves the process: pi-ai's faux API answers every request
  * with `answer`. The shipped scripted model and the tests' fixture model are both one of these.
  */
-export function registerOfflineProvider(pi: ExtensionAPI, options: OfflineProvider): void {
+export function registerOfflineProvider(
+  pi: ExtensionAPI,
+  piAi: Pick<PiAi, "registerFauxProvider">,
+  options: OfflineProvider,
+): void {
   const { provider, api, name, models, answer } = options;
-  const faux = registerFauxProvider({
+  const faux = piAi.registerFauxProvider({
     provider,
     api,
     models: models.map(({ id, reasoning }) => ({ id, reasoning })),
@@ -225,18 +228,29 @@ export function registerOfflineProvider(pi: ExtensionAPI, options: OfflineProvid
   });
 }
 
-export default function scriptedModel(pi: ExtensionAPI): void {
+export default async function scriptedModel(pi: ExtensionAPI): Promise<void> {
+  const piAi = await loadPiAi();
+  if (!piAi.ok) {
+    // No provider: every play then fails on its first prompt, and this says why.
+    const problem = `pi-quests' scripted model could not start: ${piAi.message}`;
+    pi.on("session_start", (_event, ctx) => {
+      if (ctx.hasUI) ctx.ui.notify(problem, "error");
+      else process.stderr.write(`${problem}\n`);
+    });
+    return;
+  }
   const playback = playbackOf(process.env[PLAY_REPLIES_ENV]);
-  registerOfflineProvider(pi, {
+  registerOfflineProvider(pi, piAi.value, {
     provider: PLAY_PROVIDER,
     api: PLAY_API,
     name: "pi-quests play",
     models: MODELS,
     answer: (context) => {
-      const systemPrompt = getCurrentSystemPrompt(context.messages);
+      const systemPrompt = piAi.value.getCurrentSystemPrompt(context.messages);
       const request = { systemPrompt, messages: context.messages };
-      const reviewer = isReviewerRequest(context.messages);
-      return messageOf(reviewer ? nextReviewReply(playback, request) : nextReply(playback, request));
+      const reviewer = isReviewerRequest(piAi.value, context.messages);
+      const reply = reviewer ? nextReviewReply(playback, request) : nextReply(playback, request);
+      return messageOf(piAi.value, reply);
     },
   });
 }

@@ -16,17 +16,26 @@
  *   which works under Pi's loader (jiti maps the name to Pi's own) and in a checkout.
  * - **pi-tui** (Markdown, Text, truncateToWidth; Pi's index does not export them): resolved from
  *   Pi's package folder as Node resolves Pi's own dependencies, else by its name.
+ * - **pi-ai** (the scripted model's faux provider): the view of it Pi's extension loader gives
+ *   extensions as `@earendil-works/pi-ai/compat`, beside Pi's entry script: the bundle's
+ *   `chunks/virtual-modules-*.js` (its `VIRTUAL_MODULES`), or the unbundled build's
+ *   `core/extensions/pi-ai-extension-view.js`; else by its name. Never another copy that Node
+ *   would resolve from pi-quests' own files (pi-ai installed beside pi-quests in a project): a
+ *   provider registered there is one the running Pi never sees.
  *
  * The CLI, outside Pi, finds Pi with src/cli/plays/pi-binary.ts and hands its `cli.js` to
  * `piSdkBeside`: the same rule, the same index.
  */
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import type * as PiAiCompat from "@earendil-works/pi-ai/compat";
 import type * as Pi from "@earendil-works/pi-coding-agent";
 import type * as Tui from "@earendil-works/pi-tui";
-import { piPackageFolderOf } from "../core/pi-package.ts";
+import { piPackageFolderOf, piPackageVersion } from "../core/pi-package.ts";
+import { piSupportOf, tooOldText, UPDATE_PI } from "../core/pi-versions.ts";
+import { couldNotRead } from "../core/untested-pi.ts";
 import { PI_SDK_NAMES, type PiSdk, type PiSdkSource } from "../probes/pi-sdk.ts";
 
 const PI_PACKAGE = "@earendil-works/pi-coding-agent";
@@ -69,6 +78,26 @@ const PI_MODULE_NAMES = [
 export type PiTui = Pick<typeof Tui, "Markdown" | "Text" | "truncateToWidth">;
 const PI_TUI_NAMES = ["Markdown", "Text", "truncateToWidth"] as const;
 
+/** What the scripted model uses of pi-ai: the faux provider, its messages, and what a request offers. */
+export type PiAi = Pick<
+  typeof PiAiCompat,
+  | "registerFauxProvider"
+  | "fauxAssistantMessage"
+  | "fauxText"
+  | "fauxToolCall"
+  | "getCurrentSystemPrompt"
+  | "getCurrentTools"
+>;
+const PI_AI_NAMES = [
+  "registerFauxProvider",
+  "fauxAssistantMessage",
+  "fauxText",
+  "fauxToolCall",
+  "getCurrentSystemPrompt",
+  "getCurrentTools",
+] as const;
+const PI_AI_VIEW = "@earendil-works/pi-ai/compat";
+
 export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export type PiHost = {
@@ -80,6 +109,8 @@ export type PiHost = {
    * none when they were imported by Pi's package name.
    */
   sdkFile?: string;
+  /** Pi's version (its package.json's, else its `VERSION`), when known: where it stands in the supported range. */
+  version: string | undefined;
   /** Pi's package list and trust, for quest packs; absent from a Pi that lacks them (packs-less). */
   packages?: PiPackageApi;
 };
@@ -107,27 +138,31 @@ export function piIndexBeside(script: string): { index: string; packageDir: stri
   return packageDir && existsSync(index) ? { index, packageDir } : undefined;
 }
 
-/** Pi's modules from the Pi this process runs; a sentence saying why not when there is none. */
-export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded<PiHost>> {
+/**
+ * Pi's modules from the Pi this process runs; a sentence saying why not when there is none. A Pi
+ * older than pi-quests supports is refused before anything of it is imported (`tooOld`: the
+ * sentence names the supported versions); a supported or newer Pi whose modules are not where, or
+ * not what, pi-quests reads is said to be untested.
+ */
+export async function loadRunningPi(options: PiHostOptions = {}): Promise<HostLoaded> {
   const script = "entryScript" in options ? options.entryScript : process.argv[1];
   const importFile = options.importFile ?? defaultImport;
   const beside = script ? piIndexBeside(script) : undefined;
   let besideProblem = `the script this process runs (${script ?? "none"}) is not Pi's`;
   if (beside) {
+    const version = piPackageVersion(beside.packageDir);
+    const refused = refusedAsTooOld(version);
+    if (refused) return refused;
     const loaded = await importNamed<PiModules>(
       () => importFile(pathToFileURL(beside.index).href),
       PI_MODULE_NAMES,
       beside.index,
     );
     if (loaded.ok) {
+      const { packageDir, index: sdkFile } = beside;
       return {
         ok: true,
-        value: {
-          modules: loaded.value,
-          packageDir: beside.packageDir,
-          sdkFile: beside.index,
-          ...packageApiOf(loaded.value),
-        },
+        value: { modules: loaded.value, packageDir, sdkFile, version, ...packageApiOf(loaded.value) },
       };
     }
     besideProblem = loaded.message;
@@ -137,13 +172,32 @@ export async function loadRunningPi(options: PiHostOptions = {}): Promise<Loaded
     PI_MODULE_NAMES,
     PI_PACKAGE,
   );
-  if (!byName.ok)
-    return { ok: false, message: `Pi's modules were not found: ${besideProblem}, and ${byName.message}` };
+  const refused = refusedAsTooOld(byName.version);
+  if (refused) return refused;
+  if (!byName.ok) {
+    const version = byName.version ?? (beside ? piPackageVersion(beside.packageDir) : undefined);
+    const problem = `${besideProblem}, and ${byName.message}`;
+    // A Pi of a known version whose modules are not what pi-quests reads is untested; else no Pi.
+    const message =
+      version === undefined
+        ? `Pi's modules were not found: ${problem}`
+        : couldNotRead(version, "modules", problem);
+    return { ok: false, message };
+  }
   const modules = byName.value;
-  return {
-    ok: true,
-    value: { modules, packageDir: packageDirOf(modules, script, options.env), ...packageApiOf(modules) },
-  };
+  const packageDir = packageDirOf(modules, script, options.env);
+  const version = (packageDir ? piPackageVersion(packageDir) : undefined) ?? byName.version;
+  return { ok: true, value: { modules, packageDir, version, ...packageApiOf(modules) } };
+}
+
+/** What loadRunningPi answers: the host, or why not (`tooOld`: a Pi older than the supported range). */
+export type HostLoaded = Loaded<PiHost> | { ok: false; message: string; tooOld: true };
+
+/** The refusal of a Pi older than the supported range (src/core/pi-versions.ts), in one sentence. */
+function refusedAsTooOld(version: string | undefined): HostLoaded | undefined {
+  if (version === undefined || piSupportOf(version).kind !== "too-old") return undefined;
+  const then = `no quest starts here; update Pi (${UPDATE_PI}) and start it again.`;
+  return { ok: false, tooOld: true, message: tooOldText(version, then) };
 }
 
 /** Pi's package list and trust from its loaded module, when it has all of them. */
@@ -181,6 +235,55 @@ export async function loadPiTui(
   const file = packageDir ? resolveFrom(packageDir, PI_TUI_PACKAGE) : undefined;
   if (file) return importNamed<PiTui>(() => importFile(pathToFileURL(file).href), PI_TUI_NAMES, file);
   return importNamed<PiTui>(importByName, PI_TUI_NAMES, PI_TUI_PACKAGE);
+}
+
+/**
+ * pi-ai as the running Pi's extension loader gives it (`@earendil-works/pi-ai/compat`): the
+ * module beside Pi's entry script that holds it, else the name (Pi's loader maps it to Pi's own;
+ * a checkout has it). `importFile` and `importByName` as for loadRunningPi.
+ */
+export async function loadPiAi(options: PiHostOptions = {}): Promise<Loaded<PiAi>> {
+  const script = "entryScript" in options ? options.entryScript : process.argv[1];
+  const beside = script ? piIndexBeside(script) : undefined;
+  if (!beside) {
+    const byName = options.importByName ?? (() => import(PI_AI_VIEW));
+    return importNamed<PiAi>(byName, PI_AI_NAMES, PI_AI_VIEW);
+  }
+  // In Pi, never by name: Node would resolve it from pi-quests' files, maybe to another copy.
+  const version = piPackageVersion(beside.packageDir);
+  const view = piAiViewBeside(dirname(beside.index));
+  if (!view) {
+    const looked = `no chunks/virtual-modules-*.js or core/extensions/pi-ai-extension-view.js beside ${beside.index}`;
+    return { ok: false, message: couldNotRead(version, "piAi", looked) };
+  }
+  const importFile = options.importFile ?? defaultImport;
+  const load = async () => {
+    const module = (await importFile(pathToFileURL(view.file).href)) as Record<string, unknown> | null;
+    return view.key ? (module?.[view.key] as Record<string, unknown> | undefined)?.[PI_AI_VIEW] : module;
+  };
+  const loaded = await importNamed<PiAi>(
+    load,
+    PI_AI_NAMES,
+    view.key ? `${view.file}'s ${view.key}` : view.file,
+  );
+  return loaded.ok ? loaded : { ok: false, message: couldNotRead(version, "piAi", loaded.message) };
+}
+
+/**
+ * Where Pi's extension view of pi-ai is, in the folder of Pi's index: the bundle's virtual
+ * modules chunk (the view under `key`), or the unbundled build's own module.
+ */
+function piAiViewBeside(indexDir: string): { file: string; key?: string } | undefined {
+  const unbundled = join(indexDir, "core/extensions/pi-ai-extension-view.js");
+  if (existsSync(unbundled)) return { file: unbundled };
+  let chunks: string[];
+  try {
+    chunks = readdirSync(join(indexDir, "chunks"));
+  } catch {
+    return undefined;
+  }
+  const virtual = chunks.find((name) => /^virtual-modules-[\w-]+\.js$/.test(name));
+  return virtual ? { file: join(indexDir, "chunks", virtual), key: "VIRTUAL_MODULES" } : undefined;
 }
 
 /**
@@ -233,12 +336,16 @@ function resolveFrom(packageDir: string, name: string): string | undefined {
   }
 }
 
-/** The module `load` gives, when it has every one of `names`; else why not, naming `what`. */
+/**
+ * The module `load` gives, when it has every one of `names`; else why not, naming `what`. The
+ * version it says it is (Pi's `VERSION`), whether or not it has the names: an older Pi's is
+ * how it is refused.
+ */
 async function importNamed<T>(
   load: () => Promise<unknown>,
   names: readonly string[],
   what: string,
-): Promise<Loaded<T>> {
+): Promise<Loaded<T> & { version?: string }> {
   let module: unknown;
   try {
     module = await load();
@@ -246,11 +353,10 @@ async function importNamed<T>(
     return { ok: false, message: `${what} could not be imported (${firstLine(error)})` };
   }
   const exports = (typeof module === "object" && module !== null ? module : {}) as Record<string, unknown>;
+  const version = typeof exports.VERSION === "string" ? { version: exports.VERSION } : {};
   const missing = names.filter((name) => exports[name] === undefined);
-  if (missing.length > 0) {
-    return { ok: false, message: `${what} has no ${missing.join(", ")} (pi-quests needs Pi 1.6 or later)` };
-  }
-  return { ok: true, value: exports as T };
+  if (missing.length > 0) return { ok: false, message: `${what} has no ${missing.join(", ")}`, ...version };
+  return { ok: true, value: exports as T, ...version };
 }
 
 const defaultImport = (url: string): Promise<unknown> => import(url);

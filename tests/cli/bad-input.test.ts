@@ -255,12 +255,17 @@ checks:
     });
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ status: "pass", counts: { passed: 5 } });
+    // The format, an entry type and a role no tested Pi writes: said once each, on stderr.
+    const untested = "this Pi is untested: an entry of this Pi's session file could not be read";
     expect(run.stderr.split("\n")).toEqual([
+      `${session}:1: ${untested} (its header says session format 4; pi-quests reads up to 3; read as far as its entries are known)`,
+      `${session}:5: ${untested} (a "workspace_snapshot" entry, first on this line; read without it)`,
+      `${session}:8: ${untested} (a "critic" message, first on this line; read without it)`,
       `${session}:11: model_change entry: modelId: Invalid input: expected string, received undefined`,
       expect.stringMatching(
         new RegExp(`^${session}:16: not valid JSON \\(.+\\); the file ends in the middle of this line`),
       ),
-      `pi-quests check: 2 lines of ${session} not read in full; checking against the rest`,
+      `pi-quests check: 5 lines of ${session} not read in full; checking against the rest`,
       "",
     ]);
     expect(run.stderr).not.toMatch(STACK_TRACE);

@@ -189,6 +189,69 @@ describe("the installed package, with no Pi package beside it", () => {
   }, 320_000);
 });
 
+describe("installed beside its own copy of pi-ai (npm i -D pi-quests @earendil-works/pi-coding-agent)", () => {
+  /** What a project with Pi's packages beside pi-quests holds: pi-ai and what its compat entry imports, copied. */
+  const BESIDE = [
+    "@earendil-works/pi-ai",
+    "@earendil-works/pi-schema",
+    "@earendil-works/pi-telemetry",
+    "partial-json",
+  ];
+
+  it("the scripted model registers in the running Pi's pi-ai, not in the copy beside it: a play is answered", async () => {
+    const project = makeWorkspace();
+    const nodeModules = join(project, "node_modules");
+    const beside = await unpackPackage(packed.tarball, nodeModules);
+    for (const name of BESIDE)
+      cpSync(join(REPO, "node_modules", name), join(nodeModules, name), {
+        recursive: true,
+        dereference: true,
+      });
+    // The name resolves from pi-quests' files, to the copy: another pi-ai than the running Pi's.
+    const probe = await execa(process.execPath, ["--input-type=module", "-e", RESOLVE_PI_AI], {
+      cwd: beside,
+      env,
+      extendEnv: false,
+      reject: false,
+    });
+    expect(probe.stderr).toBe("");
+    expect(probe.stdout).toBe(
+      `function ${pathToFileURL(join(nodeModules, "@earendil-works/pi-ai/dist/compat.js")).href}`,
+    );
+    // Two quests of the pack, played in the Pi on PATH with the installed scripted model: Pi's
+    // write tool makes hello.txt only if the model's reply reached Pi.
+    const pack = join(project, "pack");
+    for (const path of [
+      "010-first-prompt.yaml",
+      "020-first-file.yaml",
+      "sandboxes/practice",
+      "solutions/first-prompt/pass.yaml",
+      "solutions/first-file/pass.yaml",
+    ])
+      cpSync(join(installed, "quests", path), join(pack, path), { recursive: true });
+    const run = await execa(
+      process.execPath,
+      [join(beside, "bin/pi-quests.js"), "test", pack, "--reporter", "json"],
+      { cwd: project, env, extendEnv: false, reject: false, stdin: "ignore", timeout: 120_000 },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).not.toContain("No API provider registered");
+    const report = JSON.parse(run.stdout) as {
+      plays: { quest: string; play: string; ok: boolean; reason?: string }[];
+    };
+    expect(report.plays.map((play) => [`${play.quest}/${play.play}`, play.ok, play.reason]).sort()).toEqual([
+      ["first-file/pass", true, undefined],
+      ["first-prompt/pass", true, undefined],
+    ]);
+    expect(run.exitCode).toBe(0);
+  }, 150_000);
+});
+
+/** Run with the installed pi-quests' folder as cwd: whether pi-ai's compat entry resolves there, and to which file. */
+const RESOLVE_PI_AI = `const name = "@earendil-works/pi-ai/compat";
+const module = await import(name);
+process.stdout.write(typeof module.registerFauxProvider + " " + import.meta.resolve(name));`;
+
 describe("the installed package's parse cache of its pack (dist/yaml-values.json)", () => {
   /** A copy of the installed package, to edit its quests/ and its cache. */
   function copyOfInstalled(): string {

@@ -357,9 +357,10 @@ describe("parseSessionFile: a newer Pi's file, damaged", () => {
     const sessionId = "0197a900-aa01-7b00-8c00-1a2b3c4d5e6f";
     const parentSession =
       "/home/learner/.pi/agent/sessions/--home-learner-hello-project--/2026-03-14T10-00-00-000Z_0197a8f0.jsonl";
-    // Unknown entry types (line 5), roles (line 8), block types (lines 7, 9) and fields are
-    // skipped without a word; a model_change without its model (line 11) and the last line,
-    // cut short (line 16), are warnings.
+    // A session format newer than Pi 1.6's (line 1), an entry type (line 5) and a role (line 8)
+    // no tested Pi writes are said once each: this Pi is untested. Unknown block types (lines
+    // 7, 9) and fields are skipped without a word; a model_change without its model (line 11)
+    // and the last line, cut short (line 16), are warnings.
     const events = [
       ["session_start", { sessionId, cwd: "/home/learner/hello-project", parentSession }],
       ["input", { text: "Read hello.txt" }],
@@ -379,6 +380,24 @@ describe("parseSessionFile: a newer Pi's file, damaged", () => {
       sessionId,
       events: numbered(sessionId, events),
       warnings: [
+        {
+          file,
+          line: 1,
+          message:
+            "this Pi is untested: an entry of this Pi's session file could not be read (its header says session format 4; pi-quests reads up to 3; read as far as its entries are known)",
+        },
+        {
+          file,
+          line: 5,
+          message:
+            'this Pi is untested: an entry of this Pi\'s session file could not be read (a "workspace_snapshot" entry, first on this line; read without it)',
+        },
+        {
+          file,
+          line: 8,
+          message:
+            'this Pi is untested: an entry of this Pi\'s session file could not be read (a "critic" message, first on this line; read without it)',
+        },
         {
           file,
           line: 11,
@@ -656,7 +675,7 @@ describe("parseSessionFile: files it refuses", () => {
 });
 
 describe("parseSessionFile: tolerance", () => {
-  it("skips entry types, roles and blocks it does not use, and reads CRLF files with blank lines", () => {
+  it("skips entry types, roles and blocks it does not use (an unknown type or role said once: this Pi is untested), and reads CRLF files with blank lines", () => {
     const lines = [
       header(),
       "",
@@ -668,6 +687,9 @@ describe("parseSessionFile: tolerance", () => {
       }),
       message({ role: "system", content: "", sections: { preamble: "You are Pi." }, timestamp: 1 }),
       message({ role: "custom_role_from_an_extension", timestamp: 2 }),
+      entry("some_future_entry", {}),
+      message({ role: "custom", customType: "x", content: "", timestamp: 2 }),
+      entry("custom", { customType: "x", data: {} }),
       message({
         role: "assistant",
         content: [
@@ -705,7 +727,20 @@ describe("parseSessionFile: tolerance", () => {
         // A session that ends mid-run: the turn is closed, the run is not.
         ["turn_end", { assistantTurns: 1 }],
       ]),
-      warnings: [],
+      warnings: [
+        {
+          file: "s.jsonl",
+          line: 3,
+          message:
+            'this Pi is untested: an entry of this Pi\'s session file could not be read (a "some_future_entry" entry, first on this line; read without it)',
+        },
+        {
+          file: "s.jsonl",
+          line: 5,
+          message:
+            'this Pi is untested: an entry of this Pi\'s session file could not be read (a "custom_role_from_an_extension" message, first on this line; read without it)',
+        },
+      ],
     });
   });
 

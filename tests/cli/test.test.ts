@@ -10,6 +10,7 @@ import { XMLParser } from "fast-xml-parser";
 import { Parser } from "tap-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runCli } from "../support/cli.ts";
+import { piClaiming } from "../support/pi-copies.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 const FIXTURE = join(REPO, "fixtures/packs/plays");
@@ -189,6 +190,18 @@ describe("pi-quests test, honest ways and the advised order (fixtures/packs/advi
     expect(run.exitCode).toBe(0);
   }, 130_000);
 
+  it("--quest, repeated, plays those quests' plays (each after its requires), and reports only them", async () => {
+    const run = await runCli(["test", PACK, "--quest", "leave", "--quest", "after", "--reporter", "json"], {
+      timeoutMs: 120_000,
+    });
+    expect(rows(run.stdout)).toEqual([
+      ["leave/pass", "complete", "complete", true],
+      ["after/pass-other-words", "complete", "complete", true],
+      ["after/pass-two-messages", "complete", "complete", true],
+    ]);
+    expect(run.exitCode).toBe(0);
+  }, 130_000);
+
   it("--advised-order plays each quest after every quest before it, in one workspace: a leftover blocks, and what comes after is not played", async () => {
     const run = await runCli(["test", PACK, "--advised-order", "--reporter", "json"], { timeoutMs: 120_000 });
     expect(rows(run.stdout)).toEqual([
@@ -226,7 +239,7 @@ describe("pi-quests test, invalid input: exit 3 and nothing played", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("an unknown --quest, a bad --jobs or --reporter, and a Pi that is not there", async () => {
+  it("an unknown --quest, a bad --jobs or --reporter, a Pi that is not there, and a Pi older than the supported range", async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [
         ["--quest", "nope"],
@@ -236,6 +249,11 @@ describe("pi-quests test, invalid input: exit 3 and nothing played", () => {
       [["--jobs", "0"], {}, /--jobs is a whole number from 1 to 64, not "0"/],
       [["--reporter", "xml"], {}, /--reporter is one of text, json, junit, tap, not "xml"/],
       [[], { PI_QUESTS_PI: "/nowhere/cli.js" }, /PI_QUESTS_PI=\/nowhere\/cli.js is not Pi/],
+      [
+        [],
+        { PI_QUESTS_PI: piClaiming("1.4.0").cli },
+        /^pi-quests test: pi-quests supports Pi 1\.5 and 1\.6 \(1\.5\.0 or later\), not Pi 1\.4\.0 \(.*\): update it/,
+      ],
     ];
     for (const [flags, env, message] of cases) {
       const run = await runCli(["test", FIXTURE, ...flags], { env });

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { compareVersions } from "../../src/cli/plays/pi-binary.ts";
+import { compareVersions } from "../../src/core/pi-versions.ts";
 
 const repo = join(import.meta.dirname, "../..");
 const changelog = readFileSync(join(repo, "CHANGELOG.md"), "utf8");

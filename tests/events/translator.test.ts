@@ -2,9 +2,13 @@
  * The translator, one Pi event at a time: what Pi hands the extension, and the event pi-quests
  * records from it. The messages are Pi's own, whole and typed as Pi types them.
  */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ToolCallEvent, UserBashEvent } from "@earendil-works/pi-coding-agent";
 import { describe, expect, it } from "vitest";
 import { createPiEventTranslator } from "../../src/events/translator.ts";
+import { REPO } from "../support/cli.ts";
 import {
   assistant,
   bashExecution,
@@ -421,6 +425,60 @@ describe("a call an extension blocked", () => {
     const translator = started();
     translator.toolBlocked({ toolCallId: "call-5", toolName: "bash", input: {} }, "pi-quests' records");
     expect(translator.toolExecutionEnd(blocked("pi-quests' records"))).toEqual([]);
+  });
+
+  describe("on a Pi newer than tested, whose refusal texts may have changed", () => {
+    function untested() {
+      const unread: [string, string][] = [];
+      const translator = createPiEventTranslator({
+        refusals: "untested",
+        unread: (reading, detail) => unread.push([reading, detail]),
+      });
+      translator.sessionStart(SESSION);
+      return { translator, unread };
+    }
+
+    it("a text that is none of Pi's refusals, on a call pi-quests never saw, is no block: it says the refusal could not be read", () => {
+      const { translator, unread } = untested();
+      translator.toolExecutionStart({ toolCallId: "call-5", args: { command: "ls" } });
+      // Pi 1.6 says "Tool nope not found"; a newer Pi might say this.
+      expect(translator.toolExecutionEnd(blocked("Unknown tool: nope"))).toEqual([]);
+      expect(unread).toEqual([["refusals", 'a call not run, for: "Unknown tool: nope"']]);
+    });
+
+    it("a call pi-quests' tool_call handler saw passed Pi's own refusals: an extension after it blocked it", () => {
+      const { translator, unread } = untested();
+      translator.toolExecutionStart({ toolCallId: "call-5", args: { command: "rm -rf /" } });
+      translator.toolCallSeen("call-5");
+      expect(translator.toolExecutionEnd(blocked("dangerous command"))).toEqual([
+        {
+          name: "tool_blocked",
+          payload: { toolName: "bash", input: { command: "rm -rf /" }, reason: "dangerous command" },
+        },
+      ]);
+      expect(unread).toEqual([]);
+    });
+
+    it("Pi's known refusals are still no block, and say nothing", () => {
+      const { translator, unread } = untested();
+      expect(translator.toolExecutionEnd(blocked("Tool nope not found"))).toEqual([]);
+      expect(unread).toEqual([]);
+    });
+  });
+
+  it("the refusal texts it knows are the ones Pi 1.6 and Pi 1.5 write", () => {
+    for (const pi of [
+      "node_modules/@earendil-works/pi-agent-core",
+      "node_modules/pi-previous/node_modules/@earendil-works/pi-agent-core",
+    ]) {
+      const loop = readFileSync(join(REPO, pi, "dist/agent-loop.js"), "utf8");
+      for (const text of [
+        '"Operation aborted"',
+        `\`Tool $\{toolCall.name} not found\``,
+        "was not executed: the response hit the output token limit",
+      ])
+        expect(loop, `${pi}: ${text}`).toContain(text);
+    }
   });
 });
 

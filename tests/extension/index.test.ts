@@ -14,16 +14,34 @@ import type {
   ExtensionContext,
   Theme,
 } from "@earendil-works/pi-coding-agent";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readEventLog } from "../../src/events/log-reader.ts";
 import piQuests from "../../src/extension/index.ts";
 import { QUEST_MESSAGE_ENTRY } from "../../src/extension/pi-ui.ts";
+import { processMemory } from "../../src/extension/process-memory.ts";
 import { REPO } from "../support/cli.ts";
 import { dataFolderOf } from "../support/pi-rpc.ts";
 import { agentSealer } from "../support/seal.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 type Handler = (event: unknown, ctx: ExtensionContext) => unknown;
+
+// The Pi the host finds is the checkout's; a test may say it is another version (a newer Pi).
+const piVersion = vi.hoisted(() => ({ override: undefined as string | undefined }));
+vi.mock("../../src/runtime/pi-host.ts", async (original) => {
+  const host = await original<typeof import("../../src/runtime/pi-host.ts")>();
+  return {
+    ...host,
+    loadRunningPi: async (...args: Parameters<typeof host.loadRunningPi>) => {
+      const found = await host.loadRunningPi(...args);
+      const version = piVersion.override;
+      return found.ok && version ? { ...found, value: { ...found.value, version } } : found;
+    },
+  };
+});
+afterEach(() => {
+  piVersion.override = undefined;
+});
 
 const ONE = { provider: "scripted", id: "scripted-1" };
 const TWO = { provider: "scripted", id: "scripted-2" };
@@ -277,5 +295,47 @@ describe("the extension's entry", () => {
     expect(drawn.map((line) => line.trimEnd())).toEqual([" Quest 1/1: Hello", " Say hi."]);
     expect(render({ data: { other: true } } as CustomEntry, options, PLAIN_THEME)).toBeUndefined();
     await fire("session_shutdown");
+  });
+});
+
+describe("the extension's entry in a Pi newer than tested", () => {
+  it("a call it never saw, ended with a text none of Pi's refusals has, is no block but one notice; a call it saw is a block", async () => {
+    piVersion.override = "1.7.0";
+    processMemory().told.clear();
+    const said = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      const { fire, events } = await loaded();
+      await fire("session_start", { reason: "startup" });
+      const notRun = (toolCallId: string, text: string) =>
+        fire("tool_execution_end", {
+          toolCallId,
+          toolName: "bash",
+          isError: true,
+          result: { content: [{ type: "text", text }] },
+        });
+      // Refused by Pi before any extension's tool_call, in words Pi 1.6 does not use.
+      await fire("tool_execution_start", { toolCallId: "c1", toolName: "bash", args: { command: "ls" } });
+      await notRun("c1", "Unknown tool: bash");
+      await fire("tool_execution_start", { toolCallId: "c2", toolName: "bash", args: { command: "ls" } });
+      await notRun("c2", "Unknown tool: bash");
+      // pi-quests' tool_call saw it: an extension after it blocked it.
+      await fire("tool_execution_start", {
+        toolCallId: "c3",
+        toolName: "bash",
+        args: { command: "rm -rf /" },
+      });
+      await fire("tool_call", { toolCallId: "c3", toolName: "bash", input: { command: "rm -rf /" } });
+      await notRun("c3", "dangerous command");
+      expect((await events()).map(({ name }) => name)).toEqual(["session_start", "tool_blocked"]);
+      const notices = said.mock.calls
+        .map(([text]) => String(text))
+        .filter((text) => text.includes("untested"));
+      expect(notices).toEqual([
+        "pi-quests was tested with Pi 1.5 and 1.6 (up to 1.6.0); this is Pi 1.7.0, which is untested: the quests run, and anything of this Pi that pi-quests cannot read is said when it happens.\n",
+        'pi-quests: this Pi (1.7.0) is untested: the text of Pi\'s own refusal of a tool call could not be read (a call not run, for: "Unknown tool: bash"). What needs it stays unmet rather than judged on a guess; a newer pi-quests may know this Pi.\n',
+      ]);
+    } finally {
+      said.mockRestore();
+    }
   });
 });

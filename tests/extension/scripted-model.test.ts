@@ -39,11 +39,11 @@ function fakePi(): { pi: ExtensionAPI; registered: Registered[] } {
 }
 
 /** Loads the extension as Pi would, with a replies file for `runs` (a fresh file: a fresh playback). */
-function load(runs: Reply[][] | undefined, file?: string) {
+async function load(runs: Reply[][] | undefined, file?: string) {
   const path = file ?? join(makeWorkspace({ "replies.json": playRepliesJson(runs ?? []) }), "replies.json");
   vi.stubEnv("PI_QUESTS_PLAY_REPLIES", path);
   const { pi, registered } = fakePi();
-  scriptedModel(pi);
+  await scriptedModel(pi);
   const config = registered[0]?.config;
   const model = (id = PLAY_MODEL): Model<string> =>
     ({
@@ -104,8 +104,8 @@ const toolCallsOf = (message: AssistantMessage) =>
 const WRITE: Reply = { tool: "write", args: { path: "hello.txt", content: "hello\n" } };
 
 describe("the shipped scripted model", () => {
-  it("registers one offline provider with a plain and a thinking model, no key of the learner's", () => {
-    const { registered } = load([]);
+  it("registers one offline provider with a plain and a thinking model, no key of the learner's", async () => {
+    const { registered } = await load([]);
     expect(registered.map(({ name }) => name)).toEqual([PLAY_PROVIDER]);
     const config = registered[0]?.config;
     expect(config?.api).toBe(PLAY_API);
@@ -117,7 +117,7 @@ describe("the shipped scripted model", () => {
   });
 
   it("answers a tool reply with one assistant message holding one tool call, and a text reply with a final message", async () => {
-    const { model } = load([[WRITE, { text: "I wrote it." }]]);
+    const { model } = await load([[WRITE, { text: "I wrote it." }]]);
     const chat = conversation(model);
     const first = await chat.prompt("Create hello.txt");
     expect(first.stopReason).toBe("toolUse");
@@ -129,7 +129,7 @@ describe("the shipped scripted model", () => {
   });
 
   it("a run whose replies end with a tool call ends with the closing text after the tool's result", async () => {
-    const { model } = load([[WRITE]]);
+    const { model } = await load([[WRITE]]);
     const chat = conversation(model);
     expect((await chat.prompt("Create hello.txt")).stopReason).toBe("toolUse");
     const closing = await chat.toolResult();
@@ -137,14 +137,14 @@ describe("the shipped scripted model", () => {
   });
 
   it("gives each run its own list: a prompt's replies left over never reach the next prompt's run", async () => {
-    const { model } = load([[{ text: "first" }, { text: "left over" }], [{ text: "second" }]]);
+    const { model } = await load([[{ text: "first" }, { text: "left over" }], [{ text: "second" }]]);
     const chat = conversation(model);
     expect(textOf(await chat.prompt("one"))).toBe("first");
     expect(textOf(await chat.prompt("two"))).toBe("second");
   });
 
   it("a request with the run's own last user message goes on in that run (a retry), not on the next list", async () => {
-    const { model } = load([[{ text: "a" }, { text: "b" }], [{ text: "next run" }]]);
+    const { model } = await load([[{ text: "a" }, { text: "b" }], [{ text: "next run" }]]);
     const chat = conversation(model);
     expect(textOf(await chat.prompt("one"))).toBe("a");
     chat.messages.pop();
@@ -152,7 +152,7 @@ describe("the shipped scripted model", () => {
   });
 
   it("a new session (its context only the new user message) takes the next list", async () => {
-    const { model } = load([[{ text: "before /new" }], [{ text: "after /new" }]]);
+    const { model } = await load([[{ text: "before /new" }], [{ text: "after /new" }]]);
     const chat = conversation(model);
     expect(textOf(await chat.prompt("one"))).toBe("before /new");
     chat.messages.splice(0);
@@ -160,7 +160,7 @@ describe("the shipped scripted model", () => {
   });
 
   it("out of replies, answers the plain text that says so: a final message, never an error, every time", async () => {
-    const { model } = load([[WRITE]]);
+    const { model } = await load([[WRITE]]);
     const chat = conversation(model);
     await chat.prompt("Create hello.txt");
     await chat.toolResult();
@@ -174,14 +174,14 @@ describe("the shipped scripted model", () => {
   });
 
   it("an empty run is out of replies at once", async () => {
-    const { model } = load([[], [{ text: "second" }]]);
+    const { model } = await load([[], [{ text: "second" }]]);
     const chat = conversation(model);
     expect(textOf(await chat.prompt("one"))).toBe(NO_MORE_REPLIES);
     expect(textOf(await chat.prompt("two"))).toBe("second");
   });
 
   it("answers a summarization request with the fixed summary and uses up no reply", async () => {
-    const { model } = load([[{ text: "the first reply" }]]);
+    const { model } = await load([[{ text: "the first reply" }]]);
     const chat = conversation(model);
     chat.messages.push({ role: "user", content: "earlier", timestamp: 1 });
     const summary = await chat.summarize();
@@ -201,7 +201,7 @@ describe("the shipped scripted model", () => {
   });
 
   it("the thinking model answers from the same playback", async () => {
-    const { model } = load([[{ text: "plain" }], [{ text: "thinking" }]]);
+    const { model } = await load([[{ text: "plain" }], [{ text: "thinking" }]]);
     const chat = conversation(model);
     expect(textOf(await chat.prompt("one"))).toBe("plain");
     const thinking = conversation(() => model(PLAY_THINKING_MODEL));
@@ -210,16 +210,16 @@ describe("the shipped scripted model", () => {
   });
 
   it("goes on where it was when Pi calls the factory again (/new, /fork, /reload)", async () => {
-    const first = load([[{ text: "one" }], [{ text: "two" }]]);
+    const first = await load([[{ text: "one" }], [{ text: "two" }]]);
     const chat = conversation(first.model);
     expect(textOf(await chat.prompt("one"))).toBe("one");
-    const reloaded = load(undefined, first.path);
+    const reloaded = await load(undefined, first.path);
     expect(textOf(await conversation(reloaded.model).prompt("again"))).toBe("two");
   });
 
   it("a replies file that cannot be used makes every answer say why, as text", async () => {
     const missing = join(makeWorkspace(), "absent.json");
-    const absent = load(undefined, missing);
+    const absent = await load(undefined, missing);
     const said = textOf(await conversation(absent.model).prompt("hi"));
     expect(said).toBe(`(the play's replies could not be read: ${missing}: ENOENT)`);
 
@@ -227,7 +227,7 @@ describe("the shipped scripted model", () => {
       makeWorkspace({ "replies.json": '{"version": 1, "runs": [[{"tool": "bash"}]]}' }),
       "replies.json",
     );
-    const invalid = load(undefined, bad);
+    const invalid = await load(undefined, bad);
     const answer = await conversation(invalid.model).prompt("hi");
     expect([answer.stopReason, textOf(answer)]).toEqual([
       "stop",
@@ -238,7 +238,7 @@ describe("the shipped scripted model", () => {
   it("without PI_QUESTS_PLAY_REPLIES says it is not set", async () => {
     vi.stubEnv("PI_QUESTS_PLAY_REPLIES", "");
     const { pi, registered } = fakePi();
-    scriptedModel(pi);
+    await scriptedModel(pi);
     const config = registered[0]?.config;
     const model = { ...config?.models?.[0], api: PLAY_API, provider: PLAY_PROVIDER } as Model<string>;
     const answer = await completeSimple(model, { messages: [{ role: "user", content: "hi", timestamp: 1 }] });
@@ -269,7 +269,7 @@ describe("the shipped scripted model, for a review check's reviewer", () => {
       }),
       "replies.json",
     );
-    const { model } = load(undefined, path);
+    const { model } = await load(undefined, path);
     expect(toolCallsOf(await reviewer(model, 1))).toEqual([
       { name: "submit_review", arguments: SUBMIT.args },
     ]);
@@ -286,7 +286,7 @@ describe("the shipped scripted model, for a review check's reviewer", () => {
       }),
       "replies.json",
     );
-    const { model } = load(undefined, path);
+    const { model } = await load(undefined, path);
     expect(textOf(await reviewer(model, 1))).toContain("reviews[0][0] is neither {tool, args} nor {text}");
   });
 });

@@ -10,6 +10,7 @@ export type { PiRpc, PiRpcOptions, RpcLine, ScriptedTurn } from "../../scripts/p
 export {
   EXTENSION,
   PI,
+  PI_PREVIOUS,
   PLAIN_BASH,
   PLAY_CONTROLS,
   SCRIPTED_MODEL,

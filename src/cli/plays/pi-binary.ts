@@ -8,18 +8,18 @@
  *    project, or both installed with `npm i -g`: siblings in one node_modules);
  * 3. the `pi` on PATH, its link followed to the package it belongs to.
  *
- * The first one found is used, or refused: a Pi older than 1.6 (plays rely on RPC events 1.6
- * has, `agent_settled`), or a `PI_QUESTS_PI` that names no Pi. The answer is always the package's
+ * The first one found is used, or refused: a Pi older than pi-quests supports (the range is
+ * src/core/pi-versions.ts's), or a `PI_QUESTS_PI` that names no Pi. A newer Pi than tested runs;
+ * the report names its version. The answer is always the package's
  * own `cli.js` (its package.json `bin.pi`), to be run with pi-quests' own Node
  * (`process.execPath`), never a `#!/usr/bin/env node` shim that could pick an older Node.
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { piSupportOf, tooOldText, UPDATE_PI } from "../../core/pi-versions.ts";
 
 export const PI_PACKAGE = "@earendil-works/pi-coding-agent";
-/** The oldest Pi plays run with. */
-export const MINIMUM_PI_VERSION = "1.6.0";
 
 export type PiBinary = {
   /** Pi's entry script, a real path. */
@@ -74,23 +74,9 @@ export function findPi(options: FindPiOptions): FoundPi {
 }
 
 function checked(pi: PiBinary): FoundPi {
-  if (compareVersions(pi.version, MINIMUM_PI_VERSION) >= 0) return { ok: true, pi };
-  return {
-    ok: false,
-    message: `Pi ${pi.version} (${pi.cli}) is too old: plays need Pi ${MINIMUM_PI_VERSION} or later; update it, or set PI_QUESTS_PI to a newer Pi's cli.js.`,
-  };
-}
-
-/** -1, 0 or 1 as `a` is older than, the same as or newer than `b` (major.minor.patch, numerically). */
-export function compareVersions(a: string, b: string): number {
-  const parts = (version: string) =>
-    (version.split("-")[0] ?? "").split(".").map((part) => Number(part) || 0);
-  const [left, right] = [parts(a), parts(b)];
-  for (let i = 0; i < Math.max(left.length, right.length); i++) {
-    const difference = (left[i] ?? 0) - (right[i] ?? 0);
-    if (difference !== 0) return Math.sign(difference);
-  }
-  return 0;
+  if (piSupportOf(pi.version).kind !== "too-old") return { ok: true, pi };
+  const then = `update it (${UPDATE_PI}), or set PI_QUESTS_PI to a newer Pi's cli.js.`;
+  return { ok: false, message: tooOldText(`${pi.version} (${pi.cli})`, then) };
 }
 
 function defaultResolve(): string {

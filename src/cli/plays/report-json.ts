@@ -2,8 +2,9 @@
  * `--reporter json`: the contract's one object, `{plays: [{quest, play, expected, outcome, ok,
  * result}], unproven, passed, failed}`, with the compatible extras `reason`, `durationMs` and
  * `containment` on a play. A play that has no result (the quest was never evaluated) says
- * `"result": null`, so every play has the same keys. A shard's run (`--shard K/N`) adds `shard`:
- * what `pi-quests test --merge` reads to join the shards' reports into one.
+ * `"result": null`, so every play has the same keys. Beside the contract's keys, `piVersion`: the
+ * Pi the plays ran in (the same line the text reporter ends with). A shard's run (`--shard K/N`)
+ * adds `shard`: what `pi-quests test --merge` reads to join the shards' reports into one.
  */
 import type { QuestResult } from "../../verifier/results.ts";
 import { type PlayReport, playCounts, playReason, type ShardRun, type TestReport } from "./report.ts";
@@ -30,6 +31,7 @@ export type JsonReport = {
   unproven: string[];
   passed: number;
   failed: number;
+  piVersion?: string;
   shard?: JsonShard;
 };
 
@@ -39,6 +41,7 @@ export function jsonReport(report: TestReport): JsonReport {
     plays: report.plays.map(jsonPlay),
     unproven: [...report.unproven],
     ...playCounts(report),
+    ...(report.piVersion !== undefined ? { piVersion: report.piVersion } : {}),
     ...(report.shard ? { shard: jsonShard(report, report.shard) } : {}),
   };
 }

@@ -1,7 +1,8 @@
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { compareVersions, findPi, MINIMUM_PI_VERSION, PI_PACKAGE } from "../../../src/cli/plays/pi-binary.ts";
+import { findPi, PI_PACKAGE } from "../../../src/cli/plays/pi-binary.ts";
+import { OLDEST_SUPPORTED_PI, piSupportOf, TESTED_PI_VERSIONS } from "../../../src/core/pi-versions.ts";
 import { makeWorkspace, removeWorkspaces } from "../../support/workspace.ts";
 
 afterEach(() => removeWorkspaces());
@@ -72,7 +73,7 @@ describe("finding Pi", () => {
         source: "installed",
       },
     });
-    if (found.ok) expect(compareVersions(found.pi.version, MINIMUM_PI_VERSION)).toBeGreaterThanOrEqual(0);
+    if (found.ok) expect(found.pi.version).toBe(TESTED_PI_VERSIONS[0]);
   });
 
   it("the installed one wins over the pi on PATH", () => {
@@ -111,21 +112,23 @@ describe("finding Pi", () => {
     );
   });
 
-  it("refuses a Pi older than 1.6, naming its version and PI_QUESTS_PI", () => {
-    const old = fakePi("1.5.9");
+  it("refuses a Pi older than the supported range (src/core/pi-versions.ts) in one sentence naming the supported versions", () => {
+    const old = fakePi("1.4.0");
     expect(findPi({ env: { PI_QUESTS_PI: old.cli }, cwd: "/" })).toEqual({
       ok: false,
-      message: `Pi 1.5.9 (${old.cli}) is too old: plays need Pi 1.6.0 or later; update it, or set PI_QUESTS_PI to a newer Pi's cli.js.`,
+      message: `pi-quests supports Pi 1.5 and 1.6 (1.5.0 or later), not Pi 1.4.0 (${old.cli}): update it (npm install -g @earendil-works/pi-coding-agent), or set PI_QUESTS_PI to a newer Pi's cli.js.`,
     });
     expect(findPi({ env: { PATH: old.bin }, cwd: "/", resolveInstalled: NOT_INSTALLED }).ok).toBe(false);
   });
 
-  it("compares versions by number, not by text", () => {
-    expect(compareVersions("1.10.0", "1.6.0")).toBe(1);
-    expect(compareVersions("2.0.0", "1.6.0")).toBe(1);
-    expect(compareVersions("1.6.0", "1.6.0")).toBe(0);
-    expect(compareVersions("1.6.0-beta.1", "1.6.0")).toBe(0);
-    expect(compareVersions("1.5.12", "1.6.0")).toBe(-1);
-    expect(compareVersions("0.9", "1.6.0")).toBe(-1);
+  it("runs any supported Pi, the previous minor's first release included, and a newer one than tested", () => {
+    for (const version of [OLDEST_SUPPORTED_PI, ...TESTED_PI_VERSIONS, "1.7.0"]) {
+      const pi = fakePi(version);
+      expect(findPi({ env: { PI_QUESTS_PI: pi.cli }, cwd: "/" })).toMatchObject({
+        ok: true,
+        pi: { version },
+      });
+    }
+    expect(piSupportOf("1.7.0").kind).toBe("untested");
   });
 });

@@ -12,7 +12,7 @@ import {
 } from "./sample-reports.ts";
 
 describe("the JSON reporter", () => {
-  it("prints one line of JSON: the plays in pack order, unproven, passed, failed", () => {
+  it("prints one line of JSON: the plays in pack order, unproven, passed, failed, and the Pi they ran in", () => {
     const text = formatJsonReport(MIXED);
     expect(text.endsWith("\n")).toBe(true);
     expect(text.trimEnd().includes("\n")).toBe(false);
@@ -65,6 +65,7 @@ describe("the JSON reporter", () => {
       unproven: ["first-skill"],
       passed: 1,
       failed: 3,
+      piVersion: "1.6.0",
     });
   });
 
