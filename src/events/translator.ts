@@ -50,7 +50,9 @@
  *   the result's text. pi-quests' own guard records its blocks at once. How a Pi newer than
  *   tested, whose refusal texts may differ, is read: blocks.ts.
  * - `assistantTurns` counts the assistant messages in the session so far, this one included (all
- *   branches, in file order). Live, the count starts from the session's entries at
+ *   branches, in file order), but those that failed (`stopReason: "error"`: no provider, no key,
+ *   the API refused): Pi stores such a reply, with the error, yet the model answered nothing, and
+ *   "Pi answered" must not pass on it. Live, the count starts from the session's entries at
  *   `session_start` (a resumed session has some) and goes up with each assistant `message_end`:
  *   Pi stores every assistant message it ends, and no other.
  * - `turnIndex` is Pi's index of the turn within one agent run; it restarts with every run (each
@@ -132,6 +134,8 @@ type OtherAssistantBlock = { type: Exclude<AssistantMessage["content"][number]["
 /** An assistant message: only its tool calls matter here. */
 export type AssistantMessageRead = Pick<AssistantMessage, "role"> & {
   content: readonly (ToolCallRead | OtherAssistantBlock)[];
+  /** Why the reply ended; `error`: it failed (no provider, no key, the API refused) and answers nothing. */
+  stopReason?: string;
 };
 export type ToolResultMessageRead = Pick<ToolResultMessage, "role" | "toolCallId" | "toolName" | "isError">;
 export type BashExecutionRead = Pick<BashExecutionMessage, "command" | "exitCode" | "excludeFromContext">;
@@ -281,7 +285,7 @@ export function createPiEventTranslator(options: TranslatorOptions = {}): PiEven
           return inputEvent({ content: message.content, ...pending });
         }
         case "assistant":
-          assistantTurns++;
+          if (answered(message)) assistantTurns++;
           // Another extension's message_end handler may hand on a message without content:
           // Pi fills it in only after every handler has run.
           for (const block of message.content ?? []) {
@@ -370,10 +374,16 @@ export function createPiEventTranslator(options: TranslatorOptions = {}): PiEven
 
 /** How many assistant messages a session already holds (a resumed or forked one). */
 function assistantMessagesIn(had: EntriesRead): number {
-  return had.filter(
-    (entry) =>
-      entry.type === "message" && (entry as { message?: { role?: string } }).message?.role === "assistant",
-  ).length;
+  return had.filter((entry) => {
+    if (entry.type !== "message") return false;
+    const message = (entry as { message?: { role?: string; stopReason?: string } }).message;
+    return message?.role === "assistant" && answered(message);
+  }).length;
+}
+
+/** Whether an assistant message is a reply of the model's: not one that failed before it answered. */
+function answered(message: { stopReason?: string }): boolean {
+  return message.stopReason !== "error";
 }
 
 /** A nested call as a session file records it, as the tool_result it was. */

@@ -46,7 +46,7 @@ describe("replaySession", () => {
     ]);
   });
 
-  it("ends the run after an error or an abort even with tool calls, and closes a turn a `!` command follows", () => {
+  it("ends the run after an error or an abort even with tool calls (a failed reply counts as no answer; an aborted one does), and closes a turn a `!` command follows", () => {
     const events = replaySession(HEADER, [
       user("Go"),
       assistant([toolCall("c1", "ls", {})], "error"),
@@ -59,11 +59,11 @@ describe("replaySession", () => {
     ).toEqual([
       ["session_start", undefined],
       ["input", "Go"],
+      ["turn_end", 0],
+      ["agent_end", 0],
+      ["input", "Again"],
       ["turn_end", 1],
       ["agent_end", 1],
-      ["input", "Again"],
-      ["turn_end", 2],
-      ["agent_end", 2],
       ["user_bash", "git status"],
     ]);
   });

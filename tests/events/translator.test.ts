@@ -171,6 +171,23 @@ describe("turn_end and agent_end", () => {
     expect(translator.agentEnd()).toEqual({ name: "agent_end", payload: { assistantTurns: 1 } });
   });
 
+  it("a reply that failed (no provider, no key: stopReason error) is no answer, live or in a resumed session", () => {
+    const failed = {
+      ...assistant([{ type: "text", text: "" }], "error"),
+      errorMessage: "No API provider registered",
+    };
+    const translator = started();
+    translator.messageEnd(failed);
+    expect(translator.agentEnd()).toEqual({ name: "agent_end", payload: { assistantTurns: 0 } });
+    const resumed = createPiEventTranslator();
+    resumed.sessionStart({
+      ...SESSION,
+      entries: [messageEntry("e1", user("Hi")), messageEntry("e2", failed)],
+    });
+    resumed.messageEnd(assistant([{ type: "text", text: "Hello!" }]));
+    expect(resumed.agentEnd()).toEqual({ name: "agent_end", payload: { assistantTurns: 1 } });
+  });
+
   it("counts the assistant messages a resumed session already had, and only those", () => {
     const translator = createPiEventTranslator();
     translator.sessionStart({
