@@ -97,9 +97,9 @@ describe("parseSessionFile: sessions Pi wrote", () => {
       ["session_start", { sessionId, cwd: "/home/learner/hello-project" }],
       // The image block carries no text.
       ["input", { text: "Fix the greeting in hello.txt, see the screenshot." }],
-      // The overloaded request, then Pi's retry: a new run.
-      ["turn_end", { assistantTurns: 1 }],
-      ["agent_end", { assistantTurns: 1 }],
+      // The overloaded request (a reply that failed: no answer, so not counted), then Pi's retry: a new run.
+      ["turn_end", { assistantTurns: 0 }],
+      ["agent_end", { assistantTurns: 0 }],
       [
         "tool_result",
         { toolName: "read", toolCallId: "toolu_02A", isError: false, input: { path: "hello.txt" } },
@@ -108,9 +108,9 @@ describe("parseSessionFile: sessions Pi wrote", () => {
         "tool_result",
         { toolName: "edit", toolCallId: "toolu_02B", isError: true, input: { path: "hello.txt", edits } },
       ],
+      ["turn_end", { assistantTurns: 1 }],
       ["turn_end", { assistantTurns: 2 }],
-      ["turn_end", { assistantTurns: 3 }],
-      ["agent_end", { assistantTurns: 3 }],
+      ["agent_end", { assistantTurns: 2 }],
       ["label", { label: "before-edit", entryId: "20b40a0e" }],
       ["user_bash", { command: "sleep 60", exitCode: null, excludeFromContext: false }],
     ] as const;

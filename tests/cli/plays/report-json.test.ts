@@ -116,6 +116,6 @@ describe("the JSON reporter", () => {
       piVersion: "1.6.0",
       strict: false,
     });
-    expect(Object.keys(jsonReport(MIXED))).toEqual(["plays", "unproven", "passed", "failed"]);
+    expect(Object.keys(jsonReport(MIXED))).toEqual(["plays", "unproven", "passed", "failed", "piVersion"]);
   });
 });
