@@ -4,6 +4,8 @@
  * work on the folder as created. `{{name}}` and the like are filled in by init.ts.
  */
 
+import { OLDEST_SUPPORTED_PI } from "../core/pi-versions.ts";
+
 export type TemplateValues = { name: string; id: string; title: string; version: string };
 
 const PACKAGE_JSON = (v: TemplateValues) =>
@@ -21,11 +23,11 @@ const PACKAGE_JSON = (v: TemplateValues) =>
       scripts: { lint: "pi-quests lint .", test: "pi-quests lint . && pi-quests test ." },
       peerDependencies: {
         "pi-quests": `>=${v.version}`,
-        "@earendil-works/pi-coding-agent": ">=1.6.0",
+        "@earendil-works/pi-coding-agent": `>=${OLDEST_SUPPORTED_PI}`,
       },
       devDependencies: {
         "pi-quests": `>=${v.version}`,
-        "@earendil-works/pi-coding-agent": ">=1.6.0",
+        "@earendil-works/pi-coding-agent": `>=${OLDEST_SUPPORTED_PI}`,
       },
     },
     null,
@@ -112,7 +114,7 @@ what really happened, never by what the chat claims.
 pi install npm:${v.name}
 \`\`\`
 
-Then, in Pi (with pi-quests installed: \`pi install npm:pi-quests\`), \`/quest pack ${v.id}\`.
+Then, in Pi with pi-quests installed (its README, "Use it in Pi", says how), \`/quest pack ${v.id}\`.
 \`/quest packs\` lists every pack you have; your progress in each is kept.
 
 ## Write it
@@ -122,11 +124,15 @@ plays that prove it in \`solutions/QUEST/\`: \`pass*.yaml\` must complete the qu
 \`fail-*.yaml\` must not.
 
 \`\`\`sh
-npm install                      # pi-quests and Pi, to author with
+npm install                      # pi-quests and Pi, to author with (see below)
 npx pi-quests lint .             # the quests, the plays and this package's pi manifest
 npx pi-quests test .             # every play in the real Pi, offline
 npm publish                      # then learners: pi install npm:${v.name}
 \`\`\`
+
+pi-quests is not on the npm registry yet: until it is, \`npm install\` cannot fetch it. Make
+its package in a clone of pi-quests (\`npm ci && npm pack\`) and install that file first:
+\`npm install --save-dev /path/to/pi-quests-*.tgz\` (pi-quests' docs/ci.md does the same in CI).
 
 \`package.json\` keeps \`"pi": { "extensions": [], "quests": ["."] }\`: the empty extensions
 list keeps Pi from loading this package as an extension.

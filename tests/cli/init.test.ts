@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { OLDEST_SUPPORTED_PI } from "../../src/core/pi-versions.ts";
 import { runCli } from "../support/cli.ts";
 
 const fresh = () => mkdtempSync(join(tmpdir(), "pi-quests-init-"));
@@ -39,7 +40,12 @@ describe("pi-quests init", () => {
       },
     });
     expect(readFileSync(join(dir, "pack.yaml"), "utf8")).toContain("id: team-pack");
-    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("pi install npm:team-pack");
+    expect(manifest.peerDependencies["@earendil-works/pi-coding-agent"]).toBe(`>=${OLDEST_SUPPORTED_PI}`);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).toContain("pi install npm:team-pack");
+    // pi-quests is not on the public registry: the README must not offer it from there.
+    expect(readme).not.toContain("npm:pi-quests");
+    expect(readme).toContain("pi-quests is not on the npm registry yet");
     const workflow = readFileSync(join(dir, ".github/workflows/quests.yml"), "utf8");
     expect(workflow).toContain("shard: [1, 2]");
     expect(workflow).toContain("npx pi-quests test . --shard ${{ matrix.shard }}/2");
