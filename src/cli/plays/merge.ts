@@ -42,6 +42,7 @@ const PlaySchema = z.looseObject({
   reason: z.string().optional(),
   durationMs: z.number().min(0),
   containment: z.enum(["pid-namespace", "process-group"]).optional(),
+  failedTools: z.array(z.strictObject({ step: z.string(), tool: z.string(), error: z.string() })).optional(),
   result: ResultSchema.nullable(),
 });
 
@@ -193,5 +194,6 @@ function playReport(play: z.infer<typeof PlaySchema>): PlayReport {
     // Written by pi-quests' JSON reporter, and checked above for what the reporters read.
     ...(play.result ? { result: play.result as unknown as QuestResult } : {}),
     ...(play.containment ? { containment: play.containment } : {}),
+    ...(play.failedTools?.length ? { failedTools: play.failedTools } : {}),
   };
 }

@@ -57,6 +57,19 @@ describe("mergeShardReports", () => {
     if (merged.ok) expect(testExitCode(merged.report)).toBe(1);
   });
 
+  it("keeps what a failing play's report says of the tool calls that failed", () => {
+    const [a, b, c, d] = MIXED.plays as [PlayReport, PlayReport, PlayReport, PlayReport];
+    const failedTools = [
+      { step: 'step 1 (prompt "Fix it")', tool: "edit", error: "Could not find the exact text" },
+    ];
+    const withCalls = { ...MIXED, plays: [a, { ...b, failedTools }, c, d] };
+    const merged = mergeShardReports([
+      file("shard-1.json", shardOf(withCalls, 1, 2, [withCalls.plays[1] as PlayReport, d])),
+      file("shard-2.json", shardOf(withCalls, 2, 2, [a, c])),
+    ]);
+    expect(merged).toEqual({ ok: true, report: withCalls });
+  });
+
   it("exits 0 when every play of every shard is ok, an empty shard included", () => {
     const merged = mergeShardReports([
       file("a.json", shardOf(ALL_OK, 1, 3, [])),
