@@ -9,5 +9,7 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     reporters: ["default", "./tests/support/summary-reporter.ts"],
+    // One temporary folder for the run, removed when it ends (tests/support/run-tmpdir.ts).
+    globalSetup: ["./tests/support/run-tmpdir.ts"],
   },
 });
