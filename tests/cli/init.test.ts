@@ -48,6 +48,7 @@ describe("pi-quests init", () => {
     expect(readme).toContain("pi-quests is not on the npm registry yet");
     const workflow = readFileSync(join(dir, ".github/workflows/quests.yml"), "utf8");
     expect(workflow).toContain("shard: [1, 2]");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, kept as written
     expect(workflow).toContain("npx pi-quests test . --shard ${{ matrix.shard }}/2");
     expect(await runCli(["lint", dir])).toMatchObject({
       exitCode: 0,

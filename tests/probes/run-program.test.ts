@@ -33,6 +33,7 @@ describe("runProgram", () => {
   });
 
   it("runs in the folder given, with exactly the environment given", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion, not a template
     const ran = await sh('pwd; echo "${ONLY-unset} ${HOME-nohome}"', { env: { ...env, ONLY: "given" } });
     expect(ran.stdout.toString()).toBe(`${folder}\ngiven nohome\n`);
   });

@@ -145,7 +145,7 @@ describe("bashCheck", () => {
   });
 
   it("kills the whole process tree once the script exits", async () => {
-    const content = String.raw`
+    const content = `
       : > pids
       record() { ${SELF}; echo $self >> pids; }
       nap() { sh -c '${SELF}; echo $self >> pids; exec sleep 30' & }

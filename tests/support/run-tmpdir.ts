@@ -19,7 +19,9 @@ export default function setup(): () => void {
     try {
       rmSync(root, { recursive: true, force: true, maxRetries: 3 });
     } catch (error) {
-      process.stderr.write(`the tests' temporary folder ${root} was not removed: ${(error as Error).message}\n`);
+      process.stderr.write(
+        `the tests' temporary folder ${root} was not removed: ${(error as Error).message}\n`,
+      );
     }
   };
 }
