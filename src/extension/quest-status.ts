@@ -8,10 +8,14 @@ import type { QuestResult } from "../verifier/results.ts";
 import { MARK } from "./hud.ts";
 import { hudCheck } from "./quest-hud-state.ts";
 
-export function learnerStatusText(quest: Quest, result: QuestResult | undefined, acted: boolean): string {
+function learnerChecks(quest: Quest, result: QuestResult | undefined, acted: boolean) {
   const results = new Map(result?.checks.map((check) => [check.id, check]));
   const checks = quest.checks.map((check) => hudCheck(check, results.get(check.id), acted));
-  const passed = checks.filter((check) => check.status === "pass").length;
+  return { checks, passed: checks.filter((check) => check.status === "pass").length };
+}
+
+export function learnerStatusText(quest: Quest, result: QuestResult | undefined, acted: boolean): string {
+  const { checks, passed } = learnerChecks(quest, result, acted);
   const done =
     passed === checks.length
       ? "Every check passes."
@@ -23,4 +27,18 @@ export function learnerStatusText(quest: Quest, result: QuestResult | undefined,
     ),
     `${result ? done : "Not checked yet."} The checker's own detail: /quest status --details`,
   ].join("\n");
+}
+
+/**
+ * What `/quest check` says once it has checked: how many checks pass and, for the others, the
+ * HUD's own word before the learner acts ("not yet", never "failed") or where to read why.
+ */
+export function checkSummaryText(quest: Quest, result: QuestResult, acted: boolean): string {
+  const { checks, passed } = learnerChecks(quest, result, acted);
+  const pass = `${passed} of ${checks.length} ${checks.length === 1 ? "check passes" : "checks pass"}`;
+  const notYet = checks.filter((check) => check.status === "unchecked").length;
+  const rest = checks.length - passed;
+  if (rest === 0) return `${quest.title}: ${pass}.`;
+  if (notYet === rest) return `${quest.title}: ${pass}, ${rest} not yet.`;
+  return `${quest.title}: ${pass}; /quest status says why the ${rest === 1 ? "other does" : "others do"} not yet.`;
 }

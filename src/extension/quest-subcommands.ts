@@ -57,6 +57,8 @@ export type QuestCommandContext = {
   formatResult(result: QuestResult, title: string): string;
   /** `/quest status` for the learner: each check and its reason in words (quest-status.ts). */
   learnerStatus(quest: Quest, result: QuestResult | undefined, acted: boolean): string;
+  /** What `/quest check` says once it has checked (quest-status.ts). */
+  checkSummary(quest: Quest, result: QuestResult, acted: boolean): string;
   /** `/quest solution`: the reference play's steps in words (quest-solution.ts). */
   solution(quest: Quest): Promise<QuestMessage>;
   /** The play a `pi-quests play --solution` Pi follows, in words; undefined outside such a Pi. */
@@ -206,10 +208,9 @@ const check = subcommand({
     evaluation.manualCheck();
     await evaluation.idle();
     const result = session.lastResultOf(quest.id);
-    if (session.active?.quest.id === quest.id && result) {
-      const { passed, failed, pending } = result.counts;
-      ui.say(`${quest.title}: ${passed} passed, ${failed} failed, ${pending} pending.`);
-    }
+    const active = session.active;
+    if (active?.quest.id === quest.id && result)
+      ui.say(context.checkSummary(quest, result, session.learnerActed(active.record)));
   },
 });
 

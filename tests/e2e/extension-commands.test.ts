@@ -113,7 +113,7 @@ describe("/quest commands", () => {
 
     const from = learner.lines.length;
     await checkAnswering(learner, true);
-    expect(learner.notifications(from)).toContain("Read before you run: 1 passed, 1 failed, 0 pending.");
+    expect(learner.notifications(from)).toContain("Read before you run: 1 of 2 checks pass, 1 not yet.");
     expect(learner.hud().widget?.slice(0, 2)).toEqual([
       "Quest 1/2: Read before you run",
       "  ✓ You read the plan",
