@@ -61,6 +61,8 @@ export type PiRpcOptions = {
   extensionsBefore?: string[];
   /** `--approve`: the project is trusted, so Pi loads its `.pi/extensions/` (RPC cannot ask). */
   approve?: boolean;
+  /** Load the scripted model and select it (default true); false: a Pi with no model, as a new learner's. */
+  scriptedModel?: boolean;
   env?: Record<string, string>;
 };
 
@@ -107,21 +109,19 @@ export function scriptedPiArgs(
     extensions?: string[];
     extensionsBefore?: string[];
     approve?: boolean;
+    scriptedModel?: boolean;
   } = {},
 ): string[] {
+  const scripted = options.scriptedModel !== false;
   return [
     "--offline",
     ...(options.approve ? ["--approve"] : []),
     ...(options.session ? [] : ["--no-session"]),
-    "-e",
-    SCRIPTED_MODEL,
+    ...(scripted ? ["-e", SCRIPTED_MODEL] : []),
     ...(options.extensionsBefore ?? []).flatMap((extension) => ["-e", extension]),
     ...(options.extension === false ? [] : ["-e", EXTENSION]),
     ...(options.extensions ?? []).flatMap((extension) => ["-e", extension]),
-    "--provider",
-    "scripted",
-    "--model",
-    "scripted-1",
+    ...(scripted ? ["--provider", "scripted", "--model", "scripted-1"] : []),
   ];
 }
 
@@ -158,6 +158,7 @@ export function startPiRpc(options: PiRpcOptions): PiRpc {
       extensions: options.extensions,
       extensionsBefore: options.extensionsBefore,
       approve: options.approve,
+      scriptedModel: options.scriptedModel,
     }),
     env: {
       PATH: process.env.PATH ?? "",

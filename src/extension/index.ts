@@ -30,6 +30,7 @@ import { type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
+import { type ModelSetup, modelSetupAdvice } from "./model-setup.ts";
 import { extensionPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
@@ -108,6 +109,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
     // A second delivery for the open session (Pi 1.5's RPC fork and new session) changes nothing.
     if (quests.isOpen(sessionId)) return;
     piNotices.sessionStarted(ctx);
+    tellModelSetup(ctx, notify);
     quests.start(ctx, sessionId, () => {
       const parentSession = ctx.sessionManager.getHeader()?.parentSession;
       return translator.sessionStart({
@@ -189,6 +191,28 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   });
   const recordLabels = (ctx: ExtensionContext) => record(translator.labels(ctx.sessionManager.getEntries()));
   registerQuestCommand(pi, { quests, bash, uiOf, recordLabels });
+}
+
+/** Pi's model and whether it has a key or login; `unknown` where this Pi's model API reads otherwise. */
+function modelSetupOf(ctx: ExtensionContext): ModelSetup {
+  try {
+    const { model } = ctx;
+    // With no model at all, Pi's session holds a placeholder ("unknown") its registry does not know.
+    if (!model || ctx.modelRegistry.find(model.provider, model.id) === undefined) return { kind: "none" };
+    if (ctx.modelRegistry.hasConfiguredAuth(model)) return { kind: "ready" };
+    return { kind: "no-key", provider: model.provider, model: model.id };
+  } catch {
+    return { kind: "unknown" };
+  }
+}
+
+/** Without a model Pi cannot answer: said once a process, in a session with a UI (model-setup.ts). */
+function tellModelSetup(ctx: ExtensionContext, notify: (ctx: ExtensionContext, text: string) => void): void {
+  const advice = ctx.hasUI ? modelSetupAdvice(modelSetupOf(ctx)) : undefined;
+  const told = processMemory().told;
+  if (advice === undefined || told.has(advice)) return;
+  told.add(advice);
+  notify(ctx, advice);
 }
 
 const QUEST_COMMAND = "quest";
