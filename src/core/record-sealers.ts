@@ -21,6 +21,7 @@ export type RecordKind =
   | "progress"
   | "active-pack"
   | "pack-consent"
+  | "carry-over"
   | `receipts.${RecordWriter}`
   | `stat-cache.${RecordWriter}`;
 

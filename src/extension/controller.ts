@@ -8,6 +8,7 @@
 
 import type { EventLog } from "../events/log-writer.ts";
 import { EVALUATION_TRIGGERS, PI_EVENTS, type PiEvent } from "../events/names.ts";
+import type { CarryOver, CarryOverStore } from "../runtime/carry-over.ts";
 import type { Progress, ProgressStore } from "../runtime/progress.ts";
 import type { QuestEvaluator } from "../runtime/quest-evaluator.ts";
 import type { SandboxOutcome, SandboxRecord } from "../runtime/sandbox.ts";
@@ -27,9 +28,10 @@ import { type QuestSummary, questSummaries } from "./quest-list.ts";
 import { recheckCompleted } from "./quest-recheck.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
 import { referencePlayOf, solutionMessage } from "./quest-solution.ts";
-import { learnerStatusText } from "./quest-status.ts";
+import { checkSummaryText, learnerStatusText } from "./quest-status.ts";
 import type { PackCommands, QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
+import { carriedOverNote } from "./quest-way-forward.ts";
 
 export type QuestControllerDeps = {
   pack: readonly Quest[];
@@ -68,6 +70,11 @@ export type QuestControllerDeps = {
   packName?: string;
   /** `/quest packs` and `/quest pack ID` (quest-packs.ts). */
   packs?: PackCommands;
+  /**
+   * What another folder left for a new, empty one, and where this one leaves its quests when a
+   * quest needs an empty folder (src/runtime/carry-over.ts).
+   */
+  carryOver?: CarryOverStore;
   /** The play file a `pi-quests play --solution` Pi follows (`PI_QUESTS_PLAY_SOLUTION`): `/quest solution` shows it. */
   playedSolution?: string;
 };
@@ -93,7 +100,9 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
   const { pack, ui, events } = deps;
   const now = deps.now ?? (() => new Date());
   const alerts = deps.alerts ?? createIntegrityAlerts((message) => ui.notify(message, "warning"));
-  const progress = await loadProgress(deps, alerts);
+  const loaded = await loadProgress(deps, alerts);
+  const carried = loaded.fresh ? await deps.carryOver?.take() : undefined;
+  const progress = carried ? withCarryOver(loaded.progress, carried) : loaded.progress;
   const session = createQuestSessionState({ pack, progress, store: deps.progress, events, now });
   let disposed = false;
 
@@ -129,6 +138,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     render,
     evaluateActivated: () => evaluation.questActivated(),
     startNext: deps.start !== "off",
+    ...(deps.carryOver ? { carryOver: deps.carryOver } : {}),
   });
   alerts.onChange(render);
 
@@ -141,8 +151,9 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     }
   };
   for (const event of deps.backlog?.splice(0) ?? []) recordEvent(event);
+  if (carried) ui.notify(carriedOverNote(carried), "info");
   await resume(session, ui, activator.activate, {
-    start: deps.start,
+    start: deps.start ?? (carried ? { quest: carried.quest } : undefined),
     render,
     evaluate: () => evaluation.questActivated(),
   });
@@ -162,6 +173,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     formatResult: (result, title) =>
       formatQuestResult(deps.workspace ? inLearnerPaths(result, deps.workspace) : result, title),
     learnerStatus: learnerStatusText,
+    checkSummary: checkSummaryText,
     solution: (quest) => solutionMessage(quest, referencePlayOf(quest)),
     playedSolution: () => playedSolution(deps, session),
     recheckCompleted: () =>
@@ -200,11 +212,19 @@ function playedSolution(deps: QuestControllerDeps, session: QuestSessionState) {
   return solutionMessage(about, file, `The play this Pi follows (${file}), step by step`);
 }
 
-/** The saved progress; an altered or unreadable file is reported, kept aside, and progress starts over. */
+/** Progress with the quests another folder left for this new one: done and skipped count here too. */
+function withCarryOver(progress: Progress, carried: CarryOver): Progress {
+  return { ...progress, completed: carried.completed, skipped: carried.skipped };
+}
+
+/**
+ * The saved progress (`fresh`: this folder had none); an altered or unreadable file is reported,
+ * kept aside, and progress starts over.
+ */
 async function loadProgress(
   { progress: store, events, ui }: QuestControllerDeps,
   alerts: IntegrityAlerts,
-): Promise<Progress> {
+): Promise<{ progress: Progress; fresh: boolean }> {
   const loaded = await store.load();
   if (loaded.kind === "altered") {
     // Events recorded under the altered progress belong to it: they start over with it.
@@ -222,7 +242,7 @@ async function loadProgress(
       "warning",
     );
   }
-  return loaded.progress;
+  return { progress: loaded.progress, fresh: loaded.kind === "fresh" };
 }
 
 /**

@@ -8,6 +8,7 @@
 import { basename } from "node:path";
 import type { EventLog } from "../events/log-writer.ts";
 import { QUEST_ACTIVATED_EVENT, QUEST_COMPLETED_EVENT, type QuestActivation } from "../events/names.ts";
+import type { CarryOverStore } from "../runtime/carry-over.ts";
 import type { SandboxOutcome, SandboxRecord } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { runsInTaskVerifier } from "../verifier/checks/registry.ts";
@@ -15,7 +16,7 @@ import type { Quest } from "../verifier/quest.ts";
 import { debriefOf, goalOf, type MessagePart, message, type QuestMessage } from "./quest-message.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
-import { chapterCompleteNote, skippedWorkNote } from "./quest-way-forward.ts";
+import { chapterCompleteNote, emptyFolderAdvice, skippedWorkNote } from "./quest-way-forward.ts";
 
 export type Activation = { ok: true } | { ok: false; message: string };
 
@@ -39,7 +40,6 @@ export type QuestActivationOptions = {
   events: EventLog;
   ui: Pick<QuestUi, "notify">;
   sessionId(): string | undefined;
-  /** Sets up the workspace from a sandbox quest's template. */
   /**
    * Sets up the workspace from a sandbox quest's template; `recorded` is the sandbox it was set
    * up from before, on top of which another template's files may be added.
@@ -54,6 +54,8 @@ export type QuestActivationOptions = {
   evaluateActivated(): void;
   /** Whether a completion activates the next available quest (default true; `PI_QUESTS_START=off`). */
   startNext?: boolean;
+  /** Where what was done here is left for an empty folder, when a quest needs one (carry-over.ts). */
+  carryOver?: Pick<CarryOverStore, "leave">;
 };
 
 export type QuestActivator = {
@@ -82,6 +84,20 @@ function upgradeNote(template: string, upgraded: { from: string; commit: string 
   return `This folder had the ${upgraded.from} files; the ${basename(template)} files were added on top, in a commit of pi-quests' own ("${upgraded.commit}"). Nothing of yours changed.`;
 }
 
+/** How many of the practice files the note about them names, before "and N more". */
+const FILES_NAMED = 4;
+
+/**
+ * What the learner is told when a quest's practice files were copied into their folder: nothing
+ * appears silently. The folder's own README (when the template has one) says what they are for.
+ */
+export function practiceFilesNote(copied: readonly string[]): string {
+  const named = copied.slice(0, FILES_NAMED).join(", ");
+  const more = copied.length > FILES_NAMED ? ` and ${copied.length - FILES_NAMED} more` : "";
+  const readme = copied.includes("README.md") ? " README.md there says what the files are for." : "";
+  return `Practice files set up for this quest in the folder Pi runs in: ${named}${more}, in a new git repository (one commit). Nothing outside this folder was touched.${readme}`;
+}
+
 export function createQuestActivator(options: QuestActivationOptions): QuestActivator {
   const { session, events, ui } = options;
 
@@ -105,7 +121,8 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     const prepared = await options.prepareSandbox({ ...quest, sandboxDir: template }, recorded);
     if (prepared.ok) {
       session.recordSandbox(template, prepared.baseline);
-      return prepared.upgraded ? { ok: true, added: upgradeNote(template, prepared.upgraded) } : { ok: true };
+      if (prepared.upgraded) return { ok: true, added: upgradeNote(template, prepared.upgraded) };
+      return prepared.copied ? { ok: true, added: practiceFilesNote(prepared.copied) } : { ok: true };
     }
     // A quest that is active stays active; only with none is the next one's problem shown.
     if (!session.active) {
@@ -117,7 +134,10 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
       await session.save();
       options.render();
     }
-    return { ok: false, message: prepared.message };
+    if (prepared.kind === "failed") return { ok: false, message: prepared.message };
+    const { completed, skipped = {} } = session.progress;
+    const carried = (await options.carryOver?.leave({ quest: quest.id, completed, skipped })) ?? false;
+    return { ok: false, message: `${prepared.message} ${emptyFolderAdvice(quest, carried)}` };
   };
 
   /**

@@ -13,6 +13,7 @@ import { readEventLog } from "../events/log-reader.ts";
 import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
+import { openCarryOverStore } from "../runtime/carry-over.ts";
 import type { FoundPack } from "../runtime/packs.ts";
 import { openProgressStore } from "../runtime/progress.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
@@ -168,6 +169,7 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(agentCode ? { agentCode } : {}),
     ...(options.packName ? { packName: options.packName } : {}),
     ...(options.packs ? { packs: options.packs } : {}),
+    carryOver: openCarryOverStore(dataDir, workspace),
     async createEvaluator(quest, pins, confirmed, hooks) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

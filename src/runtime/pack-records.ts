@@ -10,11 +10,9 @@
  * - which third-party packs the learner agreed to run (`pack-consent.json`): a pack's checks run
  *   commands on the learner's machine, so its first quest waits for that (docs/security.md).
  */
-import { mkdir, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { writeAtomically } from "../core/atomic-file.ts";
+import { join } from "node:path";
 import { openRecordSealer } from "../core/record-sealers.ts";
-import { sealRecord, verifyRecord } from "../core/seal.ts";
+import { readSealedJson, writeSealedJson } from "../core/sealed-json-file.ts";
 import { workspaceHome } from "../core/workspace-key.ts";
 import type { FoundPack, PackSource } from "./packs.ts";
 
@@ -37,7 +35,7 @@ const SOURCES: readonly PackSource[] = ["built-in", "package", "project", "env"]
 
 /** The pack last made active in `workspace` (its real path), by id and source; none yet. */
 export async function readActivePack(dataDir: string, workspace: string): Promise<ActivePack | undefined> {
-  const record = await readSealed(
+  const record = await readSealedJson(
     activePackFile(dataDir, workspace),
     openRecordSealer(dataDir, "active-pack", workspace),
   );
@@ -51,14 +49,16 @@ export async function writeActivePack(
   pack: ActivePack,
   now = new Date(),
 ): Promise<void> {
-  const sealer = openRecordSealer(dataDir, "active-pack", workspace);
-  const record = sealRecord(sealer, {
-    version: 1,
-    pack: pack.id,
-    source: pack.source,
-    at: now.toISOString(),
-  });
-  await writeRecord(activePackFile(dataDir, workspace), record);
+  await writeSealedJson(
+    activePackFile(dataDir, workspace),
+    openRecordSealer(dataDir, "active-pack", workspace),
+    {
+      version: 1,
+      pack: pack.id,
+      source: pack.source,
+      at: now.toISOString(),
+    },
+  );
 }
 
 type Consent = { id: string; path: string; at: string };
@@ -66,7 +66,7 @@ const consentFile = (dataDir: string) => join(dataDir, "pack-consent.json");
 const consentSealer = (dataDir: string) => openRecordSealer(dataDir, "pack-consent", dataDir);
 
 async function consents(dataDir: string): Promise<Consent[]> {
-  const record = await readSealed(consentFile(dataDir), consentSealer(dataDir));
+  const record = await readSealedJson(consentFile(dataDir), consentSealer(dataDir));
   return Array.isArray(record?.packs) ? (record.packs as Consent[]) : [];
 }
 
@@ -81,24 +81,5 @@ export async function recordConsent(
   now = new Date(),
 ): Promise<void> {
   const packs = [...(await consents(dataDir)), { id: pack.id, path: pack.path, at: now.toISOString() }];
-  const record = sealRecord(consentSealer(dataDir), { version: 1, packs });
-  await writeRecord(consentFile(dataDir), record);
-}
-
-async function writeRecord(file: string, record: object): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await writeAtomically(file, `${JSON.stringify(record, null, 2)}\n`);
-}
-
-/** A sealed JSON record; undefined when it is missing, unreadable or not sealed by pi-quests. */
-async function readSealed(
-  file: string,
-  sealer: ReturnType<typeof openRecordSealer>,
-): Promise<Record<string, unknown> | undefined> {
-  try {
-    const verified = verifyRecord<Record<string, unknown>>(sealer, JSON.parse(await readFile(file, "utf8")));
-    return verified.ok ? verified.record : undefined;
-  } catch {
-    return undefined;
-  }
+  await writeSealedJson(consentFile(dataDir), consentSealer(dataDir), { version: 1, packs });
 }

@@ -71,7 +71,7 @@ const LastResultSchema = z.looseObject({
 
 const ConfirmationSchema = z.strictObject({ answer: z.boolean(), at: z.string() });
 
-const ProgressSchema = z.strictObject({
+export const ProgressSchema = z.strictObject({
   version: z.literal(1),
   active: ActiveQuestSchema.optional(),
   completed: z.record(z.string(), z.strictObject({ at: z.string(), definitionHash: z.string() })).default({}),

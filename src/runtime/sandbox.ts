@@ -1,7 +1,7 @@
 /**
  * A quest's sandbox: its template folder copied into the learner's empty folder, made a git
  * repository, and the copy committed as the baseline. A folder that is not empty is never
- * touched (the learner is told how to get an empty one), but for one case: the folder is a
+ * touched (the caller tells the learner how to get an empty one), but for one case: the folder is a
  * sandbox pi-quests set up from another template, and the new template's files can be added on
  * top without touching anything the learner did (`upgradeSandbox`, sandbox-upgrade.ts).
  */
@@ -20,6 +20,8 @@ export type SandboxOutcome =
        * name and the message of pi-quests' commit.
        */
       upgraded?: { from: string; commit: string };
+      /** Set when the template was copied into the empty folder: its top-level entries, sorted. */
+      copied?: string[];
     }
   | { ok: false; kind: "not_empty" | "failed"; message: string };
 
@@ -46,8 +48,7 @@ export async function prepareSandbox(options: {
       kind: "not_empty",
       message:
         `"${questId}" sets up a practice folder, and this folder is not empty (${shown}), so nothing was ` +
-        "copied or changed. Start Pi in an empty folder, for example: " +
-        `mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi, then /quest start ${questId}`,
+        "copied or changed.",
     };
   }
   const run = createGitRunner(options.env ? { env: options.env } : {});
@@ -80,7 +81,7 @@ export async function prepareSandbox(options: {
     await git(["add", "--all"]);
     await git(sandboxCommitArgs(`Quest sandbox: ${basename(template)}`));
     const head = await git(["rev-parse", "--verify", "HEAD^{commit}"]);
-    return { ok: true, baseline: head.stdout.trim() };
+    return { ok: true, baseline: head.stdout.trim(), copied: [...copied].sort() };
   } catch (error) {
     // The folder was empty: leave it empty again, so the learner can simply retry.
     for (const entry of [...copied, ".git"])

@@ -3,7 +3,7 @@
  * commands with their exit codes, print mode (no UI calls, events still recorded), `/resume`,
  * a sandbox quest in a folder that is not empty, and a turn that never waits for a slow check.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
@@ -203,12 +203,32 @@ describe("a sandbox quest in a folder with files in it", () => {
       '"first-file" sets up a practice folder, and this folder is not empty (notes.md)',
     );
     expect(explained).toContain("mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi");
+    expect(explained).toContain(
+      '"Make your first file" starts there by itself, and the quests you did here count there too.',
+    );
     expect(learner.hud()).toEqual({
       widget: ['Quests 1/3 · next: "Make your first file" needs an empty folder (/quest start first-file)'],
       status: "quests 1/3",
     });
     expect(readdirSync(workspace)).toEqual(["notes.md"]);
     expect(readFileSync(join(workspace, "notes.md"), "utf8")).toBe("my own notes\n");
+
+    // The advice followed: Pi started in an empty folder, with the same agent folder.
+    await learner.close();
+    const practice = makeWorkspace();
+    const there = startPiRpc({
+      workspace: practice,
+      agentDir: learner.agentDir,
+      pack: STARTER_PACK,
+      script: [],
+    });
+    await there.settled();
+    expect(there.notifications(0)).toContainEqual(
+      `Carried on from ${realpathSync(workspace)}: 1 quest done there counts here. That folder keeps its own progress.`,
+    );
+    expect(there.hud().widget?.[0]).toBe("Quest 2/3: Make your first file");
+    expect(readdirSync(practice)).toContain(".git");
+    expect(readdirSync(workspace)).toEqual(["notes.md"]);
   });
 });
 

@@ -24,6 +24,7 @@ import { questStartOf } from "../../src/extension/quest-activation.ts";
 import { questHelp } from "../../src/extension/quest-command.ts";
 import type { QuestPins } from "../../src/extension/quest-session-state.ts";
 import { QUEST_SUBCOMMANDS } from "../../src/extension/quest-subcommands.ts";
+import { openCarryOverStore } from "../../src/runtime/carry-over.ts";
 import { openProgressStore, type Progress } from "../../src/runtime/progress.ts";
 import {
   createQuestEvaluator,
@@ -234,6 +235,7 @@ type StartOptions = {
   workspace?: string;
   protectionText?: () => string;
   agentCode?: QuestControllerDeps["agentCode"];
+  carryOver?: QuestControllerDeps["carryOver"];
 };
 
 async function start(options: StartOptions = {}) {
@@ -264,6 +266,7 @@ async function start(options: StartOptions = {}) {
     ...(options.workspace ? { workspace: options.workspace } : {}),
     ...(options.protectionText ? { protectionText: options.protectionText } : {}),
     ...(options.agentCode ? { agentCode: options.agentCode } : {}),
+    ...(options.carryOver ? { carryOver: options.carryOver } : {}),
   });
   opened.push(controller);
   /** Progress as saved in the file. */
@@ -596,7 +599,7 @@ describe("a result that is not a pass", () => {
     await h.controller.command("check");
     expect(attempts).toBe(2);
     expect((await h.progress()).lastResult).toEqual(result(ALPHA, "fail"));
-    expect(h.ui.lastSaid()).toBe("Alpha: 0 passed, 2 failed, 0 pending.");
+    expect(h.ui.lastSaid()).toBe("Alpha: 0 of 2 checks pass, 2 not yet.");
   });
 });
 
@@ -706,7 +709,7 @@ describe("/quest check", () => {
     await h.controller.idle();
     await h.controller.command("check");
     expect(h.evaluators.runs).toHaveLength(2);
-    expect(h.ui.lastSaid()).toBe("Alpha: 0 passed, 2 failed, 0 pending.");
+    expect(h.ui.lastSaid()).toBe("Alpha: 0 of 2 checks pass, 2 not yet.");
   });
 
   it("typed while an evaluation completes the quest, checks the one that comes next, not 'no active quest'", async () => {
@@ -718,7 +721,7 @@ describe("/quest check", () => {
     alphaRun.finish(result(ALPHA, "pass"));
     await check;
     await h.controller.idle();
-    expect(h.ui.lastSaid()).toBe("Beta: 0 passed, 1 failed, 0 pending.");
+    expect(h.ui.lastSaid()).toBe("Beta: 0 of 1 check passes, 1 not yet.");
     expect((await h.progress()).completed).toHaveProperty("alpha");
   });
 
@@ -765,7 +768,7 @@ describe("/quest check with confirm checks", () => {
     });
     expect(engine.created[0]?.confirmed("read-it")).toBe(true);
     // The confirm check passes in the real engine; the event check still waits for a message.
-    expect(h.ui.lastSaid()).toBe("Ready: 1 passed, 1 failed, 0 pending.");
+    expect(h.ui.lastSaid()).toBe("Ready: 1 of 2 checks pass, 1 not yet.");
 
     await h.controller.command("check");
     expect(h.ui.confirms()).toHaveLength(1);
@@ -790,7 +793,7 @@ describe("/quest check with confirm checks", () => {
     expect((await h.progress()).confirmations).toEqual({
       ready: { "read-it": { answer: false, at: NOW.toISOString() } },
     });
-    expect(h.ui.lastSaid()).toBe("Ready: 0 passed, 1 failed, 1 pending.");
+    expect(h.ui.lastSaid()).toBe("Ready: 0 of 2 checks pass; /quest status says why the others do not yet.");
     h.ui.answer(true);
     await h.controller.command("check");
     expect(h.ui.confirms()).toHaveLength(2);
@@ -813,7 +816,7 @@ describe("/quest check with confirm checks", () => {
     await h.controller.command("check");
     expect(h.ui.confirms()).toHaveLength(1);
     expect((await h.progress()).confirmations).toEqual({});
-    expect(h.ui.lastSaid()).toBe("Ready: 0 passed, 1 failed, 1 pending.");
+    expect(h.ui.lastSaid()).toBe("Ready: 0 of 2 checks pass; /quest status says why the others do not yet.");
   });
 });
 
@@ -1335,10 +1338,54 @@ describe("sandbox quests", () => {
     await h.controller.command("hint");
     const before = await h.progress();
     await h.controller.command("start practice");
-    expect(h.ui.lastSaid()).toBe(message);
+    expect(h.ui.lastSaid()).toBe(
+      `${message} Start Pi in an empty folder, for example: mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi, then /quest start practice.`,
+    );
     await h.controller.idle();
     expect((await h.progress()).active).toEqual(before.active);
     expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha" });
+  });
+
+  it("one that needs an empty folder leaves what was done here for it: there, it starts by itself and the quests done here count", async () => {
+    const practice = quest({
+      id: "practice",
+      title: "Practice",
+      requires: ["alpha"],
+      sandboxDir: "/pack/sandboxes/practice",
+    });
+    const pack = [ALPHA, practice];
+    const dataDir = makeWorkspace();
+    const [here, there] = [makeWorkspace({ "mine.txt": "mine\n" }), makeWorkspace()];
+    const notEmpty =
+      '"practice" sets up a practice folder, and this folder is not empty (mine.txt), so nothing was copied or changed.';
+    const first = await start({
+      pack,
+      prepareSandbox: async () => ({ ok: false, kind: "not_empty", message: notEmpty }),
+      carryOver: openCarryOverStore(dataDir, here),
+    });
+    await first.controller.idle();
+    first.evaluators.verdict("alpha", "pass");
+    await first.controller.command("check");
+    await first.controller.idle();
+    expect(first.ui.notes().map((note) => note.message)).toContain(
+      `${notEmpty} Start Pi in an empty folder, for example: mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi. "Practice" starts there by itself, and the quests you did here count there too.`,
+    );
+
+    // Pi started in the empty folder, as advised: no progress of its own yet.
+    const second = await start({
+      pack,
+      prepareSandbox: async () => ({ ok: true, baseline: BASELINE }),
+      carryOver: openCarryOverStore(dataDir, there),
+    });
+    await second.controller.idle();
+    expect(second.ui.notes().map((note) => note.message)).toContain(
+      `Carried on from ${here}: 1 quest done there counts here. That folder keeps its own progress.`,
+    );
+    const progress = await second.progress();
+    expect(Object.keys(progress.completed)).toEqual(["alpha"]);
+    expect(progress.active?.questId).toBe("practice");
+    // Taken once: a third new folder starts from the beginning.
+    expect(await openCarryOverStore(dataDir, makeWorkspace()).take()).toBeUndefined();
   });
 
   it("a later quest on a shared sandbox pins HEAD as its progress baseline and the template's commit as its oracle", async () => {

@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/core/diagnostics.ts";
 import { createEventLog } from "../../src/events/log-writer.ts";
 import { startQuestController } from "../../src/extension/controller.ts";
-import { questRunsInTaskVerifier } from "../../src/extension/quest-activation.ts";
+import { practiceFilesNote, questRunsInTaskVerifier } from "../../src/extension/quest-activation.ts";
 import { openProgressStore } from "../../src/runtime/progress.ts";
 import { prepareSandbox } from "../../src/runtime/sandbox.ts";
 import { loadQuestPack } from "../../src/verifier/loader.ts";
@@ -85,6 +85,30 @@ async function startUpgradePack() {
   });
   return { controller, workspace, progress, ui, setUps };
 }
+
+describe("a sandbox quest in an empty folder", () => {
+  it("tells the learner the practice files were set up, which and where: nothing appears silently", async () => {
+    const { controller, workspace, ui } = await startUpgradePack();
+    try {
+      await controller.idle();
+      const files = readdirSync(workspace)
+        .filter((entry) => entry !== ".git")
+        .sort();
+      const told = ui.notes().find((note) => note.message.includes("Practice files set up"));
+      expect(told?.message).toContain(
+        `Practice files set up for this quest in the folder Pi runs in: ${files.join(", ")}, in a new git repository (one commit). Nothing outside this folder was touched.`,
+      );
+    } finally {
+      await controller.dispose();
+    }
+  });
+
+  it("names four of the files, then how many more, and points to the folder's README", () => {
+    expect(practiceFilesNote(["README.md", "notes", "package.json", "src", "test", "tools"])).toBe(
+      "Practice files set up for this quest in the folder Pi runs in: README.md, notes, package.json, src and 2 more, in a new git repository (one commit). Nothing outside this folder was touched. README.md there says what the files are for.",
+    );
+  });
+});
 
 describe("a sandbox quest in a folder set up from another template", () => {
   it("adds its files on top, in pi-quests' commit, announces it, and takes that commit as the oracle", async () => {
