@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { REPO } from "../support/cli.ts";
+import { textBlock } from "../support/readme.ts";
 
 describe("npm run demo (the README's main job)", () => {
   it("plays chapter 1 and a sessions quest in the real pi: the claim stays red, the real work turns green, exit 0", async () => {
@@ -23,5 +25,17 @@ describe("npm run demo (the README's main job)", () => {
     expect(run.stdout).toContain("» Quest complete: Commit it ✓");
     const session = legs.find((leg) => leg.includes("(name-and-export): the real work"));
     expect(session).toMatch(/» Quest complete: .+ ✓/);
+    // The README's excerpt ("Try it") is what the demo prints: each part between its `...`
+    // lines appears as written, in the README's order.
+    const excerpt = textBlock(readFileSync(join(REPO, "README.md"), "utf8"), "Try it");
+    let from = 0;
+    for (const part of excerpt.split("\n...\n")) {
+      const at = run.stdout.indexOf(part, from);
+      expect(
+        at,
+        `README.md, "Try it": the demo did not print this part here:\n${part}`,
+      ).toBeGreaterThanOrEqual(0);
+      from = at + part.length;
+    }
   });
 });

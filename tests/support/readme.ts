@@ -11,6 +11,17 @@ export function commandBlock(readme: string, heading: string): string[] {
   return block[1].split("\n");
 }
 
+/** The first ```text block under `## heading`, as written: what the README shows a program printing. */
+export function textBlock(readme: string, heading: string): string {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no "## ${heading}" section`);
+  const next = readme.indexOf("\n## ", start + 1);
+  const section = readme.slice(start, next < 0 ? undefined : next);
+  const block = /\n```text\n([\s\S]*?)\n```\n/.exec(section);
+  if (!block?.[1]) throw new Error(`"## ${heading}" has no \`\`\`text block`);
+  return block[1];
+}
+
 /** A block line's command: the line without its trailing `# comment`. */
 export function commandOf(line: string): string {
   return line.replace(/\s+#\s.*$/, "").trim();
