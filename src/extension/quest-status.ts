@@ -40,5 +40,5 @@ export function checkSummaryText(quest: Quest, result: QuestResult, acted: boole
   const rest = checks.length - passed;
   if (rest === 0) return `${quest.title}: ${pass}.`;
   if (notYet === rest) return `${quest.title}: ${pass}, ${rest} not yet.`;
-  return `${quest.title}: ${pass}; /quest status says why the ${rest === 1 ? "other does" : "others do"} not yet.`;
+  return `${quest.title}: ${pass}; /quest status says what is missing.`;
 }

@@ -793,7 +793,7 @@ describe("/quest check with confirm checks", () => {
     expect((await h.progress()).confirmations).toEqual({
       ready: { "read-it": { answer: false, at: NOW.toISOString() } },
     });
-    expect(h.ui.lastSaid()).toBe("Ready: 0 of 2 checks pass; /quest status says why the others do not yet.");
+    expect(h.ui.lastSaid()).toBe("Ready: 0 of 2 checks pass; /quest status says what is missing.");
     h.ui.answer(true);
     await h.controller.command("check");
     expect(h.ui.confirms()).toHaveLength(2);
@@ -816,7 +816,7 @@ describe("/quest check with confirm checks", () => {
     await h.controller.command("check");
     expect(h.ui.confirms()).toHaveLength(1);
     expect((await h.progress()).confirmations).toEqual({});
-    expect(h.ui.lastSaid()).toBe("Ready: 0 of 2 checks pass; /quest status says why the others do not yet.");
+    expect(h.ui.lastSaid()).toBe("Ready: 0 of 2 checks pass; /quest status says what is missing.");
   });
 });
 

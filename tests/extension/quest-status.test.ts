@@ -54,10 +54,10 @@ describe("/quest check's summary", () => {
 
   it("after the learner acted: how many pass, and where to read why the others do not", () => {
     expect(checkSummaryText(QUEST, result("pass", "fail"), true)).toBe(
-      "Say hello: 1 of 2 checks pass; /quest status says why the other does not yet.",
+      "Say hello: 1 of 2 checks pass; /quest status says what is missing.",
     );
     expect(checkSummaryText(QUEST, result("fail", "pending"), true)).toBe(
-      "Say hello: 0 of 2 checks pass; /quest status says why the others do not yet.",
+      "Say hello: 0 of 2 checks pass; /quest status says what is missing.",
     );
   });
 
