@@ -83,15 +83,16 @@ export function createQuestEvaluation(options: QuestEvaluationOptions): QuestEva
     try {
       const evaluator = await evaluatorOf(current);
       const sessionId = options.sessionId();
+      const events = session.visibleEvents(current.record);
       const result = await evaluator({
-        events: session.visibleEvents(current.record),
+        events,
         ...(sessionId ? { sessionId } : {}),
         signal,
         trigger,
       });
       // A cancelled run, or one whose quest was replaced meanwhile, publishes nothing.
       if (signal.aborted || session.active !== current || disposed) return;
-      session.publish(result);
+      session.publish(result, events.at(-1)?.seq ?? -1);
       // The result is shown as it is (every check green on a pass) before the next quest comes.
       evaluating = false;
       options.render();

@@ -1,5 +1,5 @@
 /** What the HUD shows now, built from the session and its last result (hud.ts turns it into lines). */
-import { type Check, learnerReason } from "../verifier/checks/registry.ts";
+import { type Check, confirmationPrompt, learnerReason } from "../verifier/checks/registry.ts";
 import type { CheckResult } from "../verifier/results.ts";
 import type { HudCheck, HudState } from "./hud.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
@@ -21,10 +21,11 @@ export type HudInputs = {
 export const NOT_YET = "not yet";
 
 /**
- * A check's HUD line from its result: `○` alone before any result; `○` "not yet" for a failed
- * check before the learner has acted in the quest (`acted`): nothing is red before the learner
- * does something. Otherwise the reason is the check type's wording for a learner
- * (registry.ts, `learnerReason`), never the author's summary.
+ * A check's HUD line from its result: `○` alone before any result; `○` "not yet" for a check
+ * not met before the learner has acted in the quest (`acted`): nothing is red, and nothing waits
+ * on something they have not done, before the learner does something. A check that asks the
+ * learner (a confirm) says so at once. Otherwise the reason is the check type's wording for a
+ * learner (registry.ts, `learnerReason`), never the author's summary.
  */
 export function hudCheck(
   check: Check | { id: string; describe?: string },
@@ -33,7 +34,9 @@ export function hudCheck(
 ): HudCheck {
   const describe = check.describe ?? check.id;
   if (!result) return { describe, status: "unchecked" };
-  if (result.status === "fail" && !acted) return { describe, status: "unchecked", reason: NOT_YET };
+  const asksLearner = "type" in check && confirmationPrompt(check) !== undefined;
+  if (result.status !== "pass" && !acted && !asksLearner)
+    return { describe, status: "unchecked", reason: NOT_YET };
   if (result.status === "pass") return { describe, status: "pass" };
   const own = "type" in check ? check : undefined;
   return { describe, status: result.status, reason: learnerReason(result, own) };

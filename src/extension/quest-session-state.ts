@@ -58,8 +58,10 @@ export type QuestSessionState = {
   lastResultOf(questId: string): QuestResult | undefined;
   confirmedFor(questId: string): (checkId: string) => boolean | undefined;
   /**
-   * Whether the learner has done anything in this quest yet: a turn, a `!` command, or another
-   * act a check can see (a model picked, a session named). Until then no check shows as failed.
+   * Whether the learner had done anything in this quest when its last result was computed: a
+   * turn, a `!` command, or another act a check can see (a model picked, a session named). Until
+   * then no check shows as failed: an act the last result has not seen yet (the learner just
+   * pressed Enter) turns nothing red before the next result says what it did.
    */
   learnerActed(record: ActiveQuest): boolean;
   /** What the active quest sees: its own events, and quest lifecycle events since the last reset. */
@@ -73,7 +75,8 @@ export type QuestSessionState = {
   markCompleted(done: ActiveQuestState): void;
   /** Skipped; the active quest when it is this one is dropped. Starting it again clears the mark. */
   markSkipped(quest: Quest): void;
-  publish(result: QuestResult): void;
+  /** Makes `result` the last one; `through` is the newest event's seq the evaluation saw. */
+  publish(result: QuestResult, through?: number): void;
   recordSandbox(template: string, baseline: string): void;
   recordConfirmation(questId: string, checkId: string, answer: boolean): void;
   recordHintShown(record: ActiveQuest, hintCount: number): void;
@@ -96,6 +99,8 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
   let progress = options.progress;
   let active: ActiveQuestState | undefined;
   let notice: string | undefined;
+  /** The newest event's seq the last published result saw; none: every event (a result from progress). */
+  let resultThrough: number | undefined;
 
   const isDone = (id: string) => progress.completed[id] !== undefined;
   const isSkipped = (id: string) => progress.skipped?.[id] !== undefined;
@@ -130,7 +135,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       return result?.quest === questId ? result : undefined;
     },
     confirmedFor: (questId) => (checkId) => progress.confirmations[questId]?.[checkId]?.answer,
-    learnerActed: (record) => learnerActedSince(events.events(), record.fromSeq),
+    learnerActed: (record) => learnerActedSince(events.events(), record.fromSeq, resultThrough),
     visibleEvents: (record) => visibleEventsOf(events.events(), record.fromSeq, progress.epochSeq),
     pinsOf: (current) => pinsOf(progress, current),
     newActiveRecord: (quest, { baseline, oracleBaseline, dependencies }) => ({
@@ -149,6 +154,7 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       notice = undefined;
       progress.active = current.record;
       progress.lastResult = undefined;
+      resultThrough = undefined;
     },
     waitWith(reason) {
       notice = reason;
@@ -170,8 +176,9 @@ export function createQuestSessionState(options: QuestSessionOptions): QuestSess
       progress.active = undefined;
       progress.lastResult = undefined;
     },
-    publish(result) {
+    publish(result, through) {
       progress.lastResult = result;
+      resultThrough = through;
     },
     recordSandbox(template, baseline) {
       progress.sandbox = { template, baseline, at: now().toISOString() };
@@ -233,12 +240,15 @@ const LEARNER_ACTS: ReadonlySet<string> = new Set(
   ),
 );
 
-/** Whether a learner's act was recorded at or after `fromSeq` (the log is in seq order: read from its end). */
-function learnerActedSince(recorded: readonly VerifierEvent[], fromSeq: number): boolean {
+/**
+ * Whether a learner's act was recorded at or after `fromSeq`, and no later than `through` when
+ * given (the log is in seq order: read from its end).
+ */
+function learnerActedSince(recorded: readonly VerifierEvent[], fromSeq: number, through = Infinity): boolean {
   for (let i = recorded.length - 1; i >= 0; i--) {
     const event = recorded[i];
     if (event === undefined || event.seq < fromSeq) return false;
-    if (LEARNER_ACTS.has(event.name)) return true;
+    if (event.seq <= through && LEARNER_ACTS.has(event.name)) return true;
   }
   return false;
 }

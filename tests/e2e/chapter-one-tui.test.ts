@@ -8,10 +8,8 @@
  *
  * For each of the six quests, the screen is polled and the HUD (the widget above the editor, from
  * "Quest N/M: TITLE" to the row above the editor) read at every poll:
- * 1. once the quest is announced and before the learner's first act in it, no HUD shows ✗: every
- *    unmet check is "○ …: not yet", but for an event check that counts only after another check's
- *    event (`after: {check}`), which waits on it: "… D: it comes after "E", which has not happened
- *    yet" (pending, not failed, as extension-install.test.ts allows too);
+ * 1. once the quest is announced and before the learner's first act in it, no HUD shows ✗, and
+ *    nothing waits on an act not yet made: every check passes already or is "○ …: not yet";
  * 2. no HUD line, at any poll of the walk, speaks the author's language (JARGON below);
  * 3. the quest completes ("Quest complete: TITLE ✓", sent only for a result whose every check
  *    passed) and the next quest of the pack is announced. At the end, `/quest check all` shows
@@ -110,28 +108,9 @@ const questOf = (id: string): Quest => {
 /** The title row of a quest's widget, as the HUD draws it: its position in the pack, from 1. */
 const titleRow = (quest: Quest) => `Quest ${pack.indexOf(quest) + 1}/${pack.length}: ${quest.title}`;
 
-/**
- * What a check's row may be before the learner acts: passed, "○ …: not yet", or, for an event
- * check that counts only after another check's event (`after: {check}`), waiting on one before it
- * in that chain ("… D: it comes after "E", which has not happened yet"), cut short by the HUD (…)
- * or by Pi at the terminal's width (...).
- */
-function beforeActing(quest: Quest, check: Quest["checks"][number]): (line: string) => boolean {
-  const earlier: string[] = [];
-  for (let at: Quest["checks"][number] | undefined = check; at?.type === "event"; ) {
-    const after: unknown = at.after;
-    const ref = typeof after === "object" && after !== null && "check" in after ? after.check : undefined;
-    at = quest.checks.find((each) => each.id === ref);
-    if (at?.describe) earlier.push(at.describe);
-  }
-  const waits = earlier.map(
-    (describe) => `  … ${check.describe}: it comes after "${describe}", which has not happened yet`,
-  );
-  return (line) => {
-    if (line === `  ✓ ${check.describe}` || line === `  ○ ${check.describe}: not yet`) return true;
-    const shown = line.replace(/(…|\.\.\.)$/, "");
-    return waits.some((full) => full.startsWith(shown) && shown.length > full.indexOf('"'));
-  };
+/** What a check's row may be before the learner acts: passed, or "○ …: not yet". */
+function beforeActing(check: Quest["checks"][number]): (line: string) => boolean {
+  return (line) => line === `  ✓ ${check.describe}` || line === `  ○ ${check.describe}: not yet`;
 }
 
 /** Quest ids and check ids of the chapter, as an author's report names them: `[id]`, `(id)`, `quest/check`. */
@@ -323,9 +302,8 @@ describe("chapter 1 in Pi's terminal UI under tmux, as a learner plays it", () =
         if (!next) throw new Error(`no quest after ${id} in the pack`);
 
         // 1. Announced, not yet acted in: from its first HUD to the settled one, no ✗. Each check
-        // passes already, or is "○ …: not yet", or (one that counts only after another check's
-        // event) waits on that one with "…", which is no failure either.
-        const expected = quest.checks.map((check) => beforeActing(quest, check));
+        // passes already, or is "○ …: not yet".
+        const expected = quest.checks.map((check) => beforeActing(check));
         const before = await watch(
           walk,
           `${id}, before the learner acts`,

@@ -73,8 +73,6 @@ async function shippedPack(dir: string) {
   return { count: loaded.value.length, first, second };
 }
 
-const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
 }
@@ -143,8 +141,8 @@ describe("pi install of the pi-quests package folder", () => {
     expect(rpc.hud()).toEqual({
       widget: [
         `Quest 1/${count}: ${first.title}`,
-        // None passed yet, nothing done: not yet (○, never red before the learner acts), or waiting for a check it comes after (…).
-        ...labels.map((label) => expect.stringMatching(new RegExp(`^ {2}[○…] ${literally(label)}: `))),
+        // None passed yet, nothing done: not yet (○, never red nor waiting before the learner acts).
+        ...labels.map((label) => `  ○ ${label}: not yet`),
         "  /quest hint · /quest status · /quest list",
       ],
       status: `quest 1/${count}`,

@@ -545,9 +545,20 @@ describe("a result that is not a pass", () => {
       ],
       evaluating: false,
     });
-    // Their first turn: each unmet check is ✗, with its reason in words.
+    // Their first turn: while it is being checked, the result from before it turns nothing red.
+    const run = h.evaluators.hold("alpha");
     h.controller.record(inputEvent({ content: "hello" }));
     h.controller.record(turnEndEvent({ assistantTurns: 1 }));
+    await run.started;
+    expect(h.ui.lastHud()).toMatchObject({
+      checks: [
+        { describe: "You asked", ...unmet },
+        { describe: "Pi answered", ...unmet },
+      ],
+      evaluating: true,
+    });
+    // Once checked: each unmet check is ✗, with its reason in words.
+    run.finish(result(ALPHA, "fail"));
     await h.controller.idle();
     expect(h.ui.lastHud()).toMatchObject({
       checks: [

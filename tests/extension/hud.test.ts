@@ -221,6 +221,45 @@ describe("hudCheck: a check's line from its result", () => {
     );
   });
 
+  it("before the learner acts, a check that waits (say, on another check) is ○ not yet; a confirm still says how to answer", () => {
+    const waiting: CheckResult = {
+      id: "answered",
+      type: "event",
+      status: "pending",
+      evidence: {
+        kind: "pending",
+        summary: 'it comes after "You asked", which has not happened yet',
+        pending: "not_reached",
+      },
+    };
+    expect(hudCheck({ id: "answered", describe: "Pi answered" }, waiting, false)).toEqual({
+      describe: "Pi answered",
+      status: "unchecked",
+      reason: "not yet",
+    });
+    const confirm = {
+      id: "read-it",
+      type: "confirm",
+      describe: "You read it",
+      prompt: "Did you read it?",
+    } as const;
+    const asked: CheckResult = {
+      id: "read-it",
+      type: "confirm",
+      status: "pending",
+      evidence: {
+        kind: "confirm",
+        summary: "awaiting the learner's confirmation",
+        prompt: "Did you read it?",
+      },
+    };
+    expect(hudCheck(confirm, asked, false)).toEqual({
+      describe: "You read it",
+      status: "pending",
+      reason: "/quest check to confirm",
+    });
+  });
+
   it("a pending result says what happens next, not the checker's own words", () => {
     const result: CheckResult = {
       id: "says-hello",

@@ -263,3 +263,32 @@ describe("check-code.mjs (exact-edit, capstone): the code judged from outside it
     });
   });
 });
+
+describe("the practice project's own tests (what `!node --test` shows a learner)", () => {
+  /** `node --test` in `dir`: the names of the failing tests and suites, and its output. */
+  const nodeTest = (dir: string) => {
+    const run = spawnSync(process.execPath, ["--test", "--test-reporter=tap"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { PATH: process.env.PATH ?? "", HOME: dir },
+    });
+    const failing = [...run.stdout.matchAll(/^not ok \d+ - (.+)$/gm)].map((match) => match[1]);
+    return { status: run.status, failing, output: run.stdout };
+  };
+
+  it("as set up, only add()'s bug and the last quest's due dates fail, and the due dates say they wait for it", () => {
+    const { failing } = nodeTest(project({}));
+    expect(failing).toEqual([
+      "add() adds two numbers",
+      "due dates (the last quest builds them: until then this fails, on purpose)",
+    ]);
+  });
+
+  it("right after the chapter 1 fix, only the due dates fail, saying they wait for the last quest", () => {
+    const calc = readFileSync(join(PRACTICE, "src/calc.js"), "utf8").replace(/return a - b;/, "return a + b;");
+    expect(calc).toContain("return a + b;");
+    const { failing } = nodeTest(project({ "src/calc.js": calc }));
+    expect(failing).toEqual(["due dates (the last quest builds them: until then this fails, on purpose)"]);
+  });
+});
