@@ -286,7 +286,10 @@ describe("the practice project's own tests (what `!node --test` shows a learner)
   });
 
   it("right after the chapter 1 fix, only the due dates fail, saying they wait for the last quest", () => {
-    const calc = readFileSync(join(PRACTICE, "src/calc.js"), "utf8").replace(/return a - b;/, "return a + b;");
+    const calc = readFileSync(join(PRACTICE, "src/calc.js"), "utf8").replace(
+      /return a - b;/,
+      "return a + b;",
+    );
     expect(calc).toContain("return a + b;");
     const { failing } = nodeTest(project({ "src/calc.js": calc }));
     expect(failing).toEqual(["due dates (the last quest builds them: until then this fails, on purpose)"]);
