@@ -1,6 +1,6 @@
 /** What the HUD shows now, built from the session and its last result (hud.ts turns it into lines). */
-import { type Check, confirmationPrompt, learnerReason } from "../verifier/checks/registry.ts";
-import type { CheckResult } from "../verifier/results.ts";
+import { type Check, learnerReason } from "../verifier/checks/registry.ts";
+import type { CheckResult, PendingKind } from "../verifier/results.ts";
 import type { HudCheck, HudState } from "./hud.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
 
@@ -23,9 +23,10 @@ export const NOT_YET = "not yet";
 /**
  * A check's HUD line from its result: `○` alone before any result; `○` "not yet" for a check
  * not met before the learner has acted in the quest (`acted`): nothing is red, and nothing waits
- * on something they have not done, before the learner does something. A check that asks the
- * learner (a confirm) says so at once. Otherwise the reason is the check type's wording for a
- * learner (registry.ts, `learnerReason`), never the author's summary.
+ * on something they have not done, before the learner does something. A check that cannot be
+ * decided for another reason (a confirm to answer, no review model, a tool that would not start)
+ * says so at once: that is the learner's to fix. Otherwise the reason is the check type's
+ * wording for a learner (registry.ts, `learnerReason`), never the author's summary.
  */
 export function hudCheck(
   check: Check | { id: string; describe?: string },
@@ -34,12 +35,21 @@ export function hudCheck(
 ): HudCheck {
   const describe = check.describe ?? check.id;
   if (!result) return { describe, status: "unchecked" };
-  const asksLearner = "type" in check && confirmationPrompt(check) !== undefined;
-  if (result.status !== "pass" && !acted && !asksLearner)
-    return { describe, status: "unchecked", reason: NOT_YET };
+  if (!acted && unmetForNow(result)) return { describe, status: "unchecked", reason: NOT_YET };
   if (result.status === "pass") return { describe, status: "pass" };
   const own = "type" in check ? check : undefined;
   return { describe, status: result.status, reason: learnerReason(result, own) };
+}
+
+/** Pending for want of the learner's own work: an event not reached yet, a review with nothing to review. */
+const WAITS_ON_THE_LEARNER: ReadonlySet<PendingKind> = new Set(["not_reached", "awaiting_review"]);
+
+/** Whether a result only says the learner has not done the work yet (before they act, "not yet"). */
+function unmetForNow(result: CheckResult): boolean {
+  if (result.status === "fail") return true;
+  // A pending result of any kind of evidence (a review's too) says why in `pending`.
+  const why = "pending" in result.evidence ? result.evidence.pending : undefined;
+  return result.status === "pending" && why !== undefined && WAITS_ON_THE_LEARNER.has(why as PendingKind);
 }
 
 export function questHudState(

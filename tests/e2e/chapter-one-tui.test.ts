@@ -23,8 +23,16 @@ import type { Play, PlayStep } from "../../src/verifier/play.ts";
 import { readPlayFile } from "../../src/verifier/play-loader.ts";
 import type { Quest } from "../../src/verifier/quest.ts";
 import { REPO } from "../support/cli.ts";
+import { scriptedPiEnv } from "../support/pi.ts";
 import { PI, type ScriptedTurn, scriptedPiArgs } from "../support/pi-rpc.ts";
-import { cleanUpTmuxTest, requireTmux, startTmux, type TmuxPane } from "../support/tmux.ts";
+import {
+  cleanUpTmuxTest,
+  editorText,
+  isBorderRow,
+  requireTmux,
+  startTmux,
+  type TmuxPane,
+} from "../support/tmux.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 afterEach(cleanUpTmuxTest);
@@ -155,7 +163,6 @@ const typed = (step: ReturnType<typeof stepsOf>[number]) =>
   step.kind === "prompt" ? step.prompt : `${step.quiet ? "!!" : "!"}${step.bash}`;
 
 const rows = (screen: string) => screen.split("\n").map((line) => line.trimEnd());
-const isBorder = (line: string) => /^─{20,}$/.test(line.trim());
 
 type Hud = { title: string; checks: string[]; lines: string[] };
 
@@ -169,7 +176,7 @@ function hudOf(screen: string): Hud | undefined {
   const all = rows(screen);
   const top = all.findLastIndex((line) => /^Quests? \d+\/\d+/.test(line));
   if (top < 0) return undefined;
-  const border = all.findIndex((line, index) => index > top && isBorder(line));
+  const border = all.findIndex((line, index) => index > top && isBorderRow(line));
   const lines = all.slice(top, border < 0 ? undefined : border);
   const hint = lines.indexOf(HINT_LINE);
   return { title: lines[0] ?? "", checks: hint < 0 ? [] : lines.slice(1, hint), lines };
@@ -222,17 +229,6 @@ async function watch(
   return { screen, hud: last };
 }
 
-/** What the editor holds: the rows between the last two border rows. */
-function editorText(screen: string): string {
-  const all = rows(screen);
-  const borders = all.flatMap((line, index) => (isBorder(line) ? [index] : []));
-  return all
-    .slice((borders.at(-2) ?? 0) + 1, borders.at(-1) ?? 0)
-    .map((line) => line.trim())
-    .join(" ")
-    .trim();
-}
-
 /** Types `text` as a learner does and sends it with Enter (again, while a completion menu took it). */
 async function submit(walk: Walk, text: string): Promise<void> {
   const { pane } = walk;
@@ -274,15 +270,8 @@ function openPi(): TmuxPane {
     width: 120,
     height: 50,
     command: [process.execPath, PI, ...scriptedPiArgs()],
-    env: {
-      PI_CODING_AGENT_DIR: agentDir,
-      PI_QUESTS_SCRIPT: scriptFile,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "Learner",
-      GIT_AUTHOR_EMAIL: "learner@example.com",
-      GIT_COMMITTER_NAME: "Learner",
-      GIT_COMMITTER_EMAIL: "learner@example.com",
-    },
+    // HOME is the pane's own (startTmux sets it after these).
+    env: scriptedPiEnv(agentDir, scriptFile),
   });
 }
 

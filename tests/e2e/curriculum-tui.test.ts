@@ -22,7 +22,7 @@ import { loadQuests } from "../../src/verifier/loader.ts";
 import { REPO } from "../support/cli.ts";
 import { dataFolderOf, PI, type ScriptedTurn, scriptedPiArgs } from "../support/pi-rpc.ts";
 import { agentSealer } from "../support/seal.ts";
-import { cleanUpTmuxTest, requireTmux, startTmux, type TmuxPane } from "../support/tmux.ts";
+import { cleanUpTmuxTest, editorText, requireTmux, startTmux, type TmuxPane } from "../support/tmux.ts";
 import { makeWorkspace } from "../support/workspace.ts";
 
 afterEach(cleanUpTmuxTest);
@@ -139,18 +139,6 @@ async function choose(pane: TmuxPane, label: string): Promise<void> {
 }
 
 const rows = (screen: string) => screen.split("\n");
-const isBorder = (line: string) => /^─{20,}$/.test(line.trim());
-/** What the editor holds: the rows between the last two border rows. */
-function editorText(screen: string): string {
-  const all = rows(screen);
-  const borders = all.flatMap((line, index) => (isBorder(line) ? [index] : []));
-  return all
-    .slice((borders.at(-2) ?? 0) + 1, borders.at(-1) ?? 0)
-    .map((line) => line.trim())
-    .join(" ")
-    .trim();
-}
-
 /**
  * Types a command and sends it. In an argument's completion menu (`/quest ch…`) Enter only
  * completes the word, as for a person, who presses Enter again: so does this, while the editor

@@ -221,7 +221,7 @@ describe("hudCheck: a check's line from its result", () => {
     );
   });
 
-  it("before the learner acts, a check that waits (say, on another check) is ○ not yet; a confirm still says how to answer", () => {
+  it("before the learner acts, a check that waits on their work (another check's event, a review) is ○ not yet; a confirm or a missing review model says so at once", () => {
     const waiting: CheckResult = {
       id: "answered",
       type: "event",
@@ -257,6 +257,21 @@ describe("hudCheck: a check's line from its result", () => {
       describe: "You read it",
       status: "pending",
       reason: "/quest check to confirm",
+    });
+    const review = (pending: "awaiting_review" | "no_model"): CheckResult =>
+      ({
+        id: "plan",
+        type: "review",
+        status: "pending",
+        evidence: { kind: "review", summary: "not reviewed", pending },
+      }) as CheckResult;
+    expect(hudCheck({ id: "plan", describe: "The plan" }, review("awaiting_review"), false).reason).toBe(
+      "not yet",
+    );
+    expect(hudCheck({ id: "plan", describe: "The plan" }, review("no_model"), false)).toEqual({
+      describe: "The plan",
+      status: "pending",
+      reason: "no usable review model: /model, /login, or the check's model:",
     });
   });
 

@@ -11,7 +11,7 @@ import {
 } from "../../scripts/pi-rpc.ts";
 import { makeWorkspace } from "./workspace.ts";
 
-export { PI, SCRIPTED_MODEL, type ScriptedTurn };
+export { PI, SCRIPTED_MODEL, type ScriptedTurn, scriptedPiEnv };
 
 /**
  * Runs one prompt in the real pi (print mode) in `workspace`, the model's turns scripted, with

@@ -285,3 +285,17 @@ export function styledRows(captured: string): Cell[][] {
 export const stripSgr = (text: string) => text.replace(new RegExp(`${ESC}\\[[0-9;:]*m`, "g"), "");
 
 export const rowText = (row: Cell[]) => row.map((cell) => cell.char).join("");
+
+/** A row of Pi's TUI that is one of the editor's borders: a rule of `─` across the screen. */
+export const isBorderRow = (line: string) => /^─{20,}$/.test(line.trim());
+
+/** What Pi's editor holds on a screen: the rows between its last two border rows, joined. */
+export function editorText(screen: string): string {
+  const all = screen.split("\n");
+  const borders = all.flatMap((line, index) => (isBorderRow(line) ? [index] : []));
+  return all
+    .slice((borders.at(-2) ?? 0) + 1, borders.at(-1) ?? 0)
+    .map((line) => line.trim())
+    .join(" ")
+    .trim();
+}
