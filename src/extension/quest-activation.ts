@@ -91,11 +91,12 @@ const FILES_NAMED = 4;
  * What the learner is told when a quest's practice files were copied into their folder: nothing
  * appears silently. The folder's own README (when the template has one) says what they are for.
  */
-export function practiceFilesNote(copied: readonly string[]): string {
-  const named = copied.slice(0, FILES_NAMED).join(", ");
-  const more = copied.length > FILES_NAMED ? ` and ${copied.length - FILES_NAMED} more` : "";
-  const readme = copied.includes("README.md") ? " README.md there says what the files are for." : "";
-  return `Practice files set up for this quest in the folder Pi runs in: ${named}${more}, in a new git repository (one commit). Nothing outside this folder was touched.${readme}`;
+export function practiceFilesNote(copied: { into: string; entries: readonly string[] }): string {
+  const { into, entries } = copied;
+  const named = entries.slice(0, FILES_NAMED).join(", ");
+  const more = entries.length > FILES_NAMED ? ` and ${entries.length - FILES_NAMED} more` : "";
+  const readme = entries.includes("README.md") ? " README.md there says what the files are for." : "";
+  return `Practice files set up for this quest in ${into}, the folder Pi runs in: ${named}${more}, in a new git repository (one commit). Nothing outside this folder was touched.${readme}`;
 }
 
 export function createQuestActivator(options: QuestActivationOptions): QuestActivator {

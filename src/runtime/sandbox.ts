@@ -20,8 +20,8 @@ export type SandboxOutcome =
        * name and the message of pi-quests' commit.
        */
       upgraded?: { from: string; commit: string };
-      /** Set when the template was copied into the empty folder: its top-level entries, sorted. */
-      copied?: string[];
+      /** Set when the template was copied into the empty folder: that folder, and the template's top-level entries, sorted. */
+      copied?: { into: string; entries: string[] };
     }
   | { ok: false; kind: "not_empty" | "failed"; message: string };
 
@@ -81,7 +81,11 @@ export async function prepareSandbox(options: {
     await git(["add", "--all"]);
     await git(sandboxCommitArgs(`Quest sandbox: ${basename(template)}`));
     const head = await git(["rev-parse", "--verify", "HEAD^{commit}"]);
-    return { ok: true, baseline: head.stdout.trim(), copied: [...copied].sort() };
+    return {
+      ok: true,
+      baseline: head.stdout.trim(),
+      copied: { into: workspace, entries: [...copied].sort() },
+    };
   } catch (error) {
     // The folder was empty: leave it empty again, so the learner can simply retry.
     for (const entry of [...copied, ".git"])

@@ -112,7 +112,7 @@ describe("setup the learner cannot see, in Pi's terminal UI under tmux", () => {
     );
     expect(there).toContain(`Carried on from ${realpathSync(project)}: 1 quest done there counts here.`);
     expect(there).toContain(
-      "Practice files set up for this quest in the folder Pi runs in: README.md, in a new git repository (one commit). Nothing outside this folder was touched.",
+      `Practice files set up for this quest in ${realpathSync(practice)}, the folder Pi runs in: README.md, in a new git repository (one commit). Nothing outside this folder was touched.`,
     );
     expect(there).not.toContain("✗");
   });

@@ -96,7 +96,7 @@ describe("a sandbox quest in an empty folder", () => {
         .sort();
       const told = ui.notes().find((note) => note.message.includes("Practice files set up"));
       expect(told?.message).toContain(
-        `Practice files set up for this quest in the folder Pi runs in: ${files.join(", ")}, in a new git repository (one commit). Nothing outside this folder was touched.`,
+        `Practice files set up for this quest in ${workspace}, the folder Pi runs in: ${files.join(", ")}, in a new git repository (one commit). Nothing outside this folder was touched.`,
       );
     } finally {
       await controller.dispose();
@@ -104,8 +104,9 @@ describe("a sandbox quest in an empty folder", () => {
   });
 
   it("names four of the files, then how many more, and points to the folder's README", () => {
-    expect(practiceFilesNote(["README.md", "notes", "package.json", "src", "test", "tools"])).toBe(
-      "Practice files set up for this quest in the folder Pi runs in: README.md, notes, package.json, src and 2 more, in a new git repository (one commit). Nothing outside this folder was touched. README.md there says what the files are for.",
+    const entries = ["README.md", "notes", "package.json", "src", "test", "tools"];
+    expect(practiceFilesNote({ into: "/home/ada/pi-quests-practice", entries })).toBe(
+      "Practice files set up for this quest in /home/ada/pi-quests-practice, the folder Pi runs in: README.md, notes, package.json, src and 2 more, in a new git repository (one commit). Nothing outside this folder was touched. README.md there says what the files are for.",
     );
   });
 });

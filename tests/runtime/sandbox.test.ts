@@ -90,7 +90,11 @@ describe("an empty folder", () => {
     const from = template();
     const outcome = await prepareSandbox({ template: from, workspace, questId: "first-file", env });
     const head = gitIn(workspace, env, "rev-parse", "HEAD");
-    expect(outcome).toEqual({ ok: true, baseline: head, copied: [".hidden", "README.md", "data", "src"] });
+    expect(outcome).toEqual({
+      ok: true,
+      baseline: head,
+      copied: { into: workspace, entries: [".hidden", "README.md", "data", "src"] },
+    });
     expect(head).toMatch(/^[0-9a-f]{40}$/);
     expect(gitIn(workspace, env, "log", "-1", "--format=%an <%ae>|%s")).toMatch(
       /^pi-quests <pi-quests@localhost>\|Quest sandbox: pi-quests-ws-/,
