@@ -19,19 +19,20 @@ import { inLearnerPaths } from "../verifier/learner-paths.ts";
 import type { Quest } from "../verifier/quest.ts";
 import { formatQuestResult } from "../verifier/report.ts";
 import type { AgentCodeNotice } from "./agent-code.ts";
+import { carriedOverNote, offerCarriedProgress } from "./carried-progress.ts";
 import { createIntegrityAlerts, type IntegrityAlerts } from "./integrity-alerts.ts";
 import { createQuestActivator, type QuestStart } from "./quest-activation.ts";
 import { questHelp, readQuestCommand } from "./quest-command.ts";
 import { createQuestEvaluation, type EvaluatorHooks } from "./quest-evaluation.ts";
 import { questHudState } from "./quest-hud-state.ts";
 import { type QuestSummary, questSummaries } from "./quest-list.ts";
+import { message } from "./quest-message.ts";
 import { recheckCompleted } from "./quest-recheck.ts";
 import { createQuestSessionState, type QuestPins, type QuestSessionState } from "./quest-session-state.ts";
 import { referencePlayOf, solutionMessage } from "./quest-solution.ts";
 import { checkSummaryText, learnerStatusText } from "./quest-status.ts";
 import type { PackCommands, QuestCommandContext } from "./quest-subcommands.ts";
 import type { QuestUi } from "./quest-ui.ts";
-import { carriedOverNote } from "./quest-way-forward.ts";
 
 export type QuestControllerDeps = {
   pack: readonly Quest[];
@@ -75,6 +76,8 @@ export type QuestControllerDeps = {
    * quest needs an empty folder (src/runtime/carry-over.ts).
    */
   carryOver?: CarryOverStore;
+  /** How another folder reaches this pack (`/quest pack ID`), when a new folder opens on another. */
+  packCommand?: string;
   /** The play file a `pi-quests play --solution` Pi follows (`PI_QUESTS_PLAY_SOLUTION`): `/quest solution` shows it. */
   playedSolution?: string;
 };
@@ -101,9 +104,13 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
   const now = deps.now ?? (() => new Date());
   const alerts = deps.alerts ?? createIntegrityAlerts((message) => ui.notify(message, "warning"));
   const loaded = await loadProgress(deps, alerts);
-  const carried = loaded.fresh ? await deps.carryOver?.take() : undefined;
+  const titleOf = (id: string) => pack.find((quest) => quest.id === id)?.title ?? id;
+  const carried =
+    loaded.fresh && deps.carryOver ? await offerCarriedProgress(deps.carryOver, ui, titleOf) : undefined;
   const progress = carried ? withCarryOver(loaded.progress, carried) : loaded.progress;
   const session = createQuestSessionState({ pack, progress, store: deps.progress, events, now });
+  // Carried quests are this folder's from now on, whatever starts next.
+  if (carried) await session.save();
   let disposed = false;
 
   const render = () => {
@@ -139,6 +146,7 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     evaluateActivated: () => evaluation.questActivated(),
     startNext: deps.start !== "off",
     ...(deps.carryOver ? { carryOver: deps.carryOver } : {}),
+    ...(deps.packCommand ? { packCommand: deps.packCommand } : {}),
   });
   alerts.onChange(render);
 
@@ -151,9 +159,9 @@ export async function startQuestController(deps: QuestControllerDeps): Promise<Q
     }
   };
   for (const event of deps.backlog?.splice(0) ?? []) recordEvent(event);
-  if (carried) ui.notify(carriedOverNote(carried), "info");
+  if (carried) ui.notify(message(carriedOverNote(carried)), "info");
   await resume(session, ui, activator.activate, {
-    start: deps.start ?? (carried ? { quest: carried.quest } : undefined),
+    start: deps.start ?? carriedStart(session, carried),
     render,
     evaluate: () => evaluation.questActivated(),
   });
@@ -212,9 +220,18 @@ function playedSolution(deps: QuestControllerDeps, session: QuestSessionState) {
   return solutionMessage(about, file, `The play this Pi follows (${file}), step by step`);
 }
 
+/** The carried quest, to start by itself when it can start here; else the usual next one. */
+function carriedStart(session: QuestSessionState, carried: CarryOver | undefined): QuestStart {
+  const quest = carried ? session.byId(carried.quest) : undefined;
+  return quest && session.missingRequirements(quest).length === 0 ? { quest: quest.id } : undefined;
+}
+
 /** Progress with the quests another folder left for this new one: done and skipped count here too. */
 function withCarryOver(progress: Progress, carried: CarryOver): Progress {
-  return { ...progress, completed: carried.completed, skipped: carried.skipped };
+  const completed = Object.fromEntries(
+    Object.entries(carried.completed).map(([id, done]) => [id, { from: carried.from, ...done }]),
+  );
+  return { ...progress, completed, skipped: carried.skipped };
 }
 
 /**

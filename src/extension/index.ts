@@ -30,7 +30,7 @@ import { type WiredAgentBash, wireAgentBash } from "./bash-tool.ts";
 import { type CallLooks, createCallLooks } from "./call-looks.ts";
 import { createExtensionCodeLooks } from "./extension-code-looks.ts";
 import { extensionFoldersOf } from "./extension-folders.ts";
-import { type ModelSetup, modelSetupAdvice } from "./model-setup.ts";
+import { modelSetupAdvice, modelSetupOf } from "./model-setup.ts";
 import { extensionPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
 import { processMemory } from "./process-memory.ts";
@@ -191,19 +191,6 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
   });
   const recordLabels = (ctx: ExtensionContext) => record(translator.labels(ctx.sessionManager.getEntries()));
   registerQuestCommand(pi, { quests, bash, uiOf, recordLabels });
-}
-
-/** Pi's model and whether it has a key or login; `unknown` where this Pi's model API reads otherwise. */
-function modelSetupOf(ctx: ExtensionContext): ModelSetup {
-  try {
-    const { model } = ctx;
-    // With no model at all, Pi's session holds a placeholder ("unknown") its registry does not know.
-    if (!model || ctx.modelRegistry.find(model.provider, model.id) === undefined) return { kind: "none" };
-    if (ctx.modelRegistry.hasConfiguredAuth(model)) return { kind: "ready" };
-    return { kind: "no-key", provider: model.provider, model: model.id };
-  } catch {
-    return { kind: "unknown" };
-  }
 }
 
 /** Without a model Pi cannot answer: said once a process, in a session with a UI (model-setup.ts). */

@@ -12,6 +12,29 @@ export type ModelSetup =
   /** Pi's model API could not be read (an untested Pi): say nothing rather than something wrong. */
   | { kind: "unknown" };
 
+/** What of Pi's session this reads: its model, and its registry's knowledge of models and keys. */
+export type ModelSource = {
+  readonly model: { provider: string; id: string } | undefined;
+  readonly modelRegistry: {
+    find(provider: string, id: string): unknown;
+    hasConfiguredAuth(model: never): boolean;
+  };
+};
+
+/** Pi's model and whether it has a key or login; `unknown` where this Pi's model API reads otherwise. */
+export function modelSetupOf(source: ModelSource): ModelSetup {
+  try {
+    const { model, modelRegistry } = source;
+    // With no model at all, Pi's session holds a placeholder ("unknown") its registry does not know.
+    const known = model ? modelRegistry.find(model.provider, model.id) : undefined;
+    if (!model || known === undefined) return { kind: "none" };
+    if (modelRegistry.hasConfiguredAuth(known as never)) return { kind: "ready" };
+    return { kind: "no-key", provider: model.provider, model: model.id };
+  } catch {
+    return { kind: "unknown" };
+  }
+}
+
 /** How a learner gives Pi a model, in Pi's own commands. */
 const HOW =
   "type /login to sign in to a provider (a subscription, or paste an API key), then /model to pick a model; " +
@@ -21,7 +44,7 @@ const HOW =
 export function modelSetupAdvice(setup: ModelSetup): string | undefined {
   switch (setup.kind) {
     case "none":
-      return `Pi has no model to answer with yet, and the quests need one (the first is "say hello to Pi"): ${HOW}`;
+      return `Pi has no model to answer with yet, and the quests need one: ${HOW}`;
     case "no-key":
       return `Pi's model ${setup.provider}/${setup.model} has no API key or login that pi-quests can see. If Pi cannot answer, ${HOW}`;
     case "ready":

@@ -13,10 +13,11 @@ import type { SandboxOutcome, SandboxRecord } from "../runtime/sandbox.ts";
 import type { DependencyPin } from "../task-verifier/dependencies.ts";
 import { runsInTaskVerifier } from "../verifier/checks/registry.ts";
 import type { Quest } from "../verifier/quest.ts";
+import { emptyFolderAdvice } from "./carried-progress.ts";
 import { debriefOf, goalOf, type MessagePart, message, type QuestMessage } from "./quest-message.ts";
 import type { ActiveQuestState, QuestSessionState } from "./quest-session-state.ts";
 import type { QuestUi } from "./quest-ui.ts";
-import { chapterCompleteNote, emptyFolderAdvice, skippedWorkNote } from "./quest-way-forward.ts";
+import { chapterCompleteNote, skippedWorkNote } from "./quest-way-forward.ts";
 
 export type Activation = { ok: true } | { ok: false; message: string };
 
@@ -56,6 +57,8 @@ export type QuestActivationOptions = {
   startNext?: boolean;
   /** Where what was done here is left for an empty folder, when a quest needs one (carry-over.ts). */
   carryOver?: Pick<CarryOverStore, "leave">;
+  /** How another folder reaches this pack (`/quest pack ID`), when a new folder opens on another. */
+  packCommand?: string;
 };
 
 export type QuestActivator = {
@@ -138,7 +141,10 @@ export function createQuestActivator(options: QuestActivationOptions): QuestActi
     if (prepared.kind === "failed") return { ok: false, message: prepared.message };
     const { completed, skipped = {} } = session.progress;
     const carried = (await options.carryOver?.leave({ quest: quest.id, completed, skipped })) ?? false;
-    return { ok: false, message: `${prepared.message} ${emptyFolderAdvice(quest, carried)}` };
+    return {
+      ok: false,
+      message: `${prepared.message} ${emptyFolderAdvice(quest, carried, options.packCommand)}`,
+    };
   };
 
   /**

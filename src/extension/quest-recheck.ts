@@ -63,10 +63,18 @@ type Rechecked =
   | { quest: Quest; kind: "regressed"; result: QuestResult }
   | { quest: Quest; kind: "unchecked"; why: string };
 
+/** Why a completed quest has no record here: done in another folder (carried), or its record is gone. */
+function notRecordedHere(session: RecheckDeps["session"], quest: Quest): string {
+  const from = session.progress.completed[quest.id]?.from;
+  return from
+    ? `done in ${from}: /quest check all there re-checks it`
+    : "the record of how it was done is gone";
+}
+
 async function recheckOne(deps: RecheckDeps, quest: Quest, signal: AbortSignal): Promise<Rechecked> {
   const { session } = deps;
   const record = playRecordOf(deps.events(), quest.id, session.progress.epochSeq);
-  if (!record) return { quest, kind: "unchecked", why: "the record of how it was done is gone" };
+  if (!record) return { quest, kind: "unchecked", why: notRecordedHere(session, quest) };
   try {
     const evaluator = await deps.createEvaluator(quest, record.pins, session.confirmedFor(quest.id));
     const sessionId = deps.sessionId();

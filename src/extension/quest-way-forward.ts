@@ -3,7 +3,6 @@
  * that builds on a skipped one says what to do first, and completing a chapter's last quest
  * announces the chapter and what comes next. Pure: it reads the session state.
  */
-import type { CarryOver } from "../runtime/carry-over.ts";
 import type { Quest } from "../verifier/quest.ts";
 import type { QuestSessionState } from "./quest-session-state.ts";
 
@@ -59,31 +58,4 @@ export function chapterCompleteNote(
       ? `"${next.title}"`
       : `chapter ${names.indexOf(next.chapter) + 1}, ${next.chapter}`;
   return [heading, `Next: ${nextChapter}.`];
-}
-
-/** The way to an empty folder, for a quest whose practice files need one; the same every time. */
-export const EMPTY_FOLDER_COMMAND = "mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi";
-
-/**
- * What to do when a quest needs an empty folder and this one is not: start Pi in an empty one.
- * With what was done here left for it (`carried`, src/runtime/carry-over.ts), the quest starts
- * there by itself and the quests done here count; without, it says how to start it there.
- */
-export function emptyFolderAdvice(quest: Quest, carried: boolean): string {
-  return carried
-    ? `Start Pi in an empty folder, for example: ${EMPTY_FOLDER_COMMAND}. "${quest.title}" starts there by itself, and the quests you did here count there too.`
-    : `Start Pi in an empty folder, for example: ${EMPTY_FOLDER_COMMAND}, then /quest start ${quest.id}.`;
-}
-
-/** What a new folder says when it took the quests another folder left for it. */
-export function carriedOverNote(carry: CarryOver): string {
-  const done = Object.keys(carry.completed).length;
-  const skipped = Object.keys(carry.skipped).length;
-  const counted = [
-    ...(done > 0 ? [`${done} ${done === 1 ? "quest" : "quests"} done`] : []),
-    ...(skipped > 0 ? [`${skipped} skipped`] : []),
-  ];
-  const verb = done + skipped === 1 ? "counts" : "count";
-  const what = counted.length > 0 ? `: ${counted.join(" and ")} there ${verb} here` : "";
-  return `Carried on from ${carry.from}${what}. That folder keeps its own progress.`;
 }

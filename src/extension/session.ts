@@ -14,6 +14,7 @@ import { createEventLog } from "../events/log-writer.ts";
 import type { PiEvent } from "../events/names.ts";
 import type { PiSdkSource } from "../probes/pi-sdk.ts";
 import { openCarryOverStore } from "../runtime/carry-over.ts";
+import { needsConsent } from "../runtime/pack-records.ts";
 import type { FoundPack } from "../runtime/packs.ts";
 import { openProgressStore } from "../runtime/progress.ts";
 import type { ReviewModelSource } from "../runtime/reviewer.ts";
@@ -169,7 +170,9 @@ export async function openQuestSession(options: QuestSessionOptions): Promise<Qu
     ...(agentCode ? { agentCode } : {}),
     ...(options.packName ? { packName: options.packName } : {}),
     ...(options.packs ? { packs: options.packs } : {}),
-    carryOver: openCarryOverStore(dataDir, workspace),
+    // Only a session with a UI moves progress between folders (carried-progress.ts).
+    ...(ui.hasUI ? { carryOver: openCarryOverStore(dataDir, workspace) } : {}),
+    ...(options.pack && needsConsent(options.pack) ? { packCommand: `/quest pack ${options.pack.id}` } : {}),
     async createEvaluator(quest, pins, confirmed, hooks) {
       // The engine and its adapters load on the first evaluation, not at Pi's start.
       const { createQuestEvaluator } = await import("../runtime/quest-evaluator.ts");

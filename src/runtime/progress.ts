@@ -74,7 +74,17 @@ const ConfirmationSchema = z.strictObject({ answer: z.boolean(), at: z.string() 
 export const ProgressSchema = z.strictObject({
   version: z.literal(1),
   active: ActiveQuestSchema.optional(),
-  completed: z.record(z.string(), z.strictObject({ at: z.string(), definitionHash: z.string() })).default({}),
+  completed: z
+    .record(
+      z.string(),
+      z.strictObject({
+        at: z.string(),
+        definitionHash: z.string(),
+        /** The folder it was done in, when it was carried here from another (src/runtime/carry-over.ts). */
+        from: z.string().optional(),
+      }),
+    )
+    .default({}),
   /**
    * Quests the learner skipped (`/quest skip`): not done, but what requires them opens.
    * Absent in files written before skipping existed, and until a quest is skipped.

@@ -202,7 +202,7 @@ describe("a sandbox quest in a folder with files in it", () => {
     expect(explained).toContain(
       '"first-file" sets up a practice folder, and this folder is not empty (notes.md)',
     );
-    expect(explained).toContain("mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi");
+    expect(explained).toContain("mkdir -p ~/pi-quests-practice && cd ~/pi-quests-practice && pi");
     expect(explained).toContain(
       '"Make your first file" starts there by itself, and the quests you did here count there too.',
     );
@@ -222,6 +222,8 @@ describe("a sandbox quest in a folder with files in it", () => {
       pack: STARTER_PACK,
       script: [],
     });
+    const asked = await there.answerConfirm(true);
+    expect(asked).toMatchObject({ title: `Carry on from ${realpathSync(workspace)}?` });
     await there.settled();
     expect(there.notifications(0)).toContainEqual(
       `Carried on from ${realpathSync(workspace)}: 1 quest done there counts here. That folder keeps its own progress.`,

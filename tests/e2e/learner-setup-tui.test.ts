@@ -91,7 +91,7 @@ describe("setup the learner cannot see, in Pi's terminal UI under tmux", () => {
     );
     expect(refused).toContain("Quest complete: Say hello to Pi ✓");
     expect(refused).toContain("this folder is not empty (notes.md), so nothing was copied or changed.");
-    expect(refused).toContain("Start Pi in an empty folder, for example: mkdir ~/pi-quests-practice");
+    expect(refused).toContain("Start Pi in an empty folder, for example: mkdir -p ~/pi-quests-practice");
     expect(refused).toContain(
       '"Make your first file" starts there by itself, and the quests you did here count there too.',
     );
@@ -102,6 +102,17 @@ describe("setup the learner cannot see, in Pi's terminal UI under tmux", () => {
     const practice = join(learner.root, "practice");
     mkdirSync(practice);
     const second = startPi(learner, practice);
+    // Pi's confirm dialog, Yes first: the learner agrees to carry on here.
+    const asked = flat(
+      await second.waitForScreen(
+        (text) => flat(text).includes("Carry on from"),
+        "the carry-over question",
+        WAIT,
+      ),
+    );
+    expect(asked).toContain(`Carry on from ${realpathSync(project)}?`);
+    expect(asked).toContain('The 1 quest done there counts here, and "Make your first file" starts here');
+    second.type("", "Enter");
     const there = flat(
       await second.waitForScreen(
         (text) =>

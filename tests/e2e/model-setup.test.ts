@@ -9,7 +9,7 @@ import { makeWorkspace } from "../support/workspace.ts";
 
 afterEach(closeAllPis);
 
-const ADVICE = /^Pi has no model to answer with yet, and the quests need one .*\/login.*\/model/;
+const ADVICE = /^Pi has no model to answer with yet, and the quests need one: .*\/login.*\/model/;
 
 describe("a Pi with no model", () => {
   it("is told how to set one up, once, before the first message; the first quest still starts", async () => {

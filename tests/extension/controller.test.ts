@@ -1350,14 +1350,14 @@ describe("sandbox quests", () => {
     const before = await h.progress();
     await h.controller.command("start practice");
     expect(h.ui.lastSaid()).toBe(
-      `${message} Start Pi in an empty folder, for example: mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi, then /quest start practice.`,
+      `${message} Start Pi in an empty folder, for example: mkdir -p ~/pi-quests-practice && cd ~/pi-quests-practice && pi, then /quest start practice.`,
     );
     await h.controller.idle();
     expect((await h.progress()).active).toEqual(before.active);
     expect(h.ui.lastHud()).toMatchObject({ kind: "active", title: "Alpha" });
   });
 
-  it("one that needs an empty folder leaves what was done here for it: there, it starts by itself and the quests done here count", async () => {
+  it("one that needs an empty folder leaves what was done here for it: there, once the learner agrees, it starts by itself and the quests done here count", async () => {
     const practice = quest({
       id: "practice",
       title: "Practice",
@@ -1379,24 +1379,73 @@ describe("sandbox quests", () => {
     await first.controller.command("check");
     await first.controller.idle();
     expect(first.ui.notes().map((note) => note.message)).toContain(
-      `${notEmpty} Start Pi in an empty folder, for example: mkdir ~/pi-quests-practice && cd ~/pi-quests-practice && pi. "Practice" starts there by itself, and the quests you did here count there too.`,
+      `${notEmpty} Start Pi in an empty folder, for example: mkdir -p ~/pi-quests-practice && cd ~/pi-quests-practice && pi. "Practice" starts there by itself, and the quests you did here count there too.`,
     );
 
-    // Pi started in the empty folder, as advised: no progress of its own yet.
+    // Pi started in the empty folder, as advised: no progress of its own yet. The learner is asked.
+    const ui = fakeQuestUi();
+    ui.answer(true);
     const second = await start({
       pack,
+      ui,
       prepareSandbox: async () => ({ ok: true, baseline: BASELINE }),
       carryOver: openCarryOverStore(dataDir, there),
     });
     await second.controller.idle();
-    expect(second.ui.notes().map((note) => note.message)).toContain(
+    expect(ui.confirms()).toEqual([
+      {
+        title: `Carry on from ${here}?`,
+        message:
+          'The 1 quest done there counts here, and "Practice" starts here: its practice files are set up in this folder. No starts this folder from the first quest.',
+      },
+    ]);
+    expect(ui.notes().map((note) => note.message)).toContain(
       `Carried on from ${here}: 1 quest done there counts here. That folder keeps its own progress.`,
     );
     const progress = await second.progress();
     expect(Object.keys(progress.completed)).toEqual(["alpha"]);
     expect(progress.active?.questId).toBe("practice");
-    // Taken once: a third new folder starts from the beginning.
-    expect(await openCarryOverStore(dataDir, makeWorkspace()).take()).toBeUndefined();
+    // Taken once: a third new folder is not asked.
+    expect(await openCarryOverStore(dataDir, makeWorkspace()).peek()).toBeUndefined();
+  });
+
+  it("a new folder whose learner says No, or that has no UI to ask, starts from the first quest and leaves the carry-over", async () => {
+    const dataDir = makeWorkspace();
+    const from = makeWorkspace({ "mine.txt": "mine\n" });
+    await openCarryOverStore(dataDir, from).leave({ quest: "beta", completed: {}, skipped: {} });
+    for (const ui of [fakeQuestUi(), fakeQuestUi({ hasUI: false })]) {
+      ui.answer(false);
+      const h = await start({ ui, carryOver: openCarryOverStore(dataDir, makeWorkspace()) });
+      await h.controller.idle();
+      expect((await h.progress()).active?.questId).toBe("alpha");
+      expect(
+        ui
+          .notes()
+          .map((note) => note.message)
+          .join("\n"),
+      ).not.toContain("Carried on");
+    }
+    expect(await openCarryOverStore(dataDir, makeWorkspace()).peek()).toMatchObject({ quest: "beta" });
+  });
+
+  it("a carried quest that cannot start here (the pack changed) counts what was done, and the next available quest starts", async () => {
+    const dataDir = makeWorkspace();
+    const from = makeWorkspace({ "mine.txt": "mine\n" });
+    const done = { alpha: { at: NOW.toISOString(), definitionHash: "h".repeat(64) } };
+    await openCarryOverStore(dataDir, from).leave({ quest: "gone", completed: done, skipped: {} });
+    const ui = fakeQuestUi();
+    ui.answer(true);
+    const h = await start({ ui, carryOver: openCarryOverStore(dataDir, makeWorkspace()) });
+    await h.controller.idle();
+    const progress = await h.progress();
+    expect(Object.keys(progress.completed)).toEqual(["alpha"]);
+    expect(progress.active?.questId).toBe("beta");
+    expect(
+      ui
+        .notes()
+        .map((note) => note.message)
+        .join("\n"),
+    ).not.toContain("PI_QUESTS_START");
   });
 
   it("a later quest on a shared sandbox pins HEAD as its progress baseline and the template's commit as its oracle", async () => {

@@ -147,4 +147,12 @@ describe("/quest check all", () => {
       "Re-checked the 1 completed quest: 0 of 1 still pass.\n  … open: Quest open: not re-checked (the record of how it was done is gone)",
     );
   });
+
+  it("a quest carried from another folder is re-checked there, and says so", async () => {
+    const { deps, progress } = setUp({});
+    progress.completed = { open: { ...done, from: "/home/ada/project" } };
+    expect(await recheckCompleted(deps)).toBe(
+      "Re-checked the 1 completed quest: 0 of 1 still pass.\n  … open: Quest open: not re-checked (done in /home/ada/project: /quest check all there re-checks it)",
+    );
+  });
 });
