@@ -203,18 +203,20 @@ describe("hudCheck: a check's line from its result", () => {
     );
   });
 
+  /** A confirm check's result while it waits on the learner; `answer` once they said no. */
+  const confirm = (answer?: boolean): CheckResult => ({
+    id: "read-it",
+    type: "confirm",
+    status: "pending",
+    evidence: {
+      kind: "confirm",
+      summary: "awaiting the learner's confirmation",
+      prompt: "Did you read it?",
+      ...(answer === undefined ? {} : { answer }),
+    },
+  });
+
   it("a confirm check waiting on the learner says how to answer", () => {
-    const confirm = (answer?: boolean): CheckResult => ({
-      id: "read-it",
-      type: "confirm",
-      status: "pending",
-      evidence: {
-        kind: "confirm",
-        summary: "awaiting the learner's confirmation",
-        prompt: "Did you read it?",
-        ...(answer === undefined ? {} : { answer }),
-      },
-    });
     expect(hudCheck({ id: "read-it" }, confirm()).reason).toBe("/quest check to confirm");
     expect(hudCheck({ id: "read-it" }, confirm(false)).reason).toBe(
       "you answered no; /quest check asks again",
@@ -237,23 +239,13 @@ describe("hudCheck: a check's line from its result", () => {
       status: "unchecked",
       reason: "not yet",
     });
-    const confirm = {
+    const readIt = {
       id: "read-it",
       type: "confirm",
       describe: "You read it",
       prompt: "Did you read it?",
     } as const;
-    const asked: CheckResult = {
-      id: "read-it",
-      type: "confirm",
-      status: "pending",
-      evidence: {
-        kind: "confirm",
-        summary: "awaiting the learner's confirmation",
-        prompt: "Did you read it?",
-      },
-    };
-    expect(hudCheck(confirm, asked, false)).toEqual({
+    expect(hudCheck(readIt, confirm(), false)).toEqual({
       describe: "You read it",
       status: "pending",
       reason: "/quest check to confirm",
