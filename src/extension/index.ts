@@ -33,7 +33,7 @@ import { extensionFoldersOf } from "./extension-folders.ts";
 import { modelSetupAdvice, modelSetupOf } from "./model-setup.ts";
 import { extensionPiNotices } from "./pi-notices.ts";
 import { type MessageComponents, QUEST_MESSAGE_ENTRY, questMessageComponent, questUi } from "./pi-ui.ts";
-import { processMemory } from "./process-memory.ts";
+import { firstTimeTold, processMemory } from "./process-memory.ts";
 import { questCompletions } from "./quest-command.ts";
 import { createQuestHost, type QuestHost, tuiOf } from "./quest-host.ts";
 import type { QuestUi } from "./quest-ui.ts";
@@ -64,10 +64,8 @@ export default async function piQuests(pi: ExtensionAPI): Promise<void> {
 
 /** Why pi-quests does not run in this Pi, said at the first session start of the process. */
 function noticeAtStart(pi: ExtensionAPI, message: string, level: "warning" | "error"): void {
-  const told = processMemory().told;
   pi.on("session_start", (_event, ctx) => {
-    if (told.has(message)) return;
-    told.add(message);
+    if (!firstTimeTold(message)) return;
     if (ctx.hasUI) ctx.ui.notify(message, level);
     else process.stderr.write(`${message}\n`);
   });
@@ -196,10 +194,7 @@ function registerQuests(pi: ExtensionAPI, host: PiHost): void {
 /** Without a model Pi cannot answer: said once a process, in a session with a UI (model-setup.ts). */
 function tellModelSetup(ctx: ExtensionContext, notify: (ctx: ExtensionContext, text: string) => void): void {
   const advice = ctx.hasUI ? modelSetupAdvice(modelSetupOf(ctx)) : undefined;
-  const told = processMemory().told;
-  if (advice === undefined || told.has(advice)) return;
-  told.add(advice);
-  notify(ctx, advice);
+  if (advice !== undefined && firstTimeTold(advice)) notify(ctx, advice);
 }
 
 const QUEST_COMMAND = "quest";

@@ -47,3 +47,15 @@ export function processMemory(): ProcessMemory {
 export function freshMemory(): ProcessMemory {
   return { codeWrittenByTools: new Set(), progress: new Map(), eventLogs: new Map(), told: new Set() };
 }
+
+/**
+ * Whether `text` is said now for the first time in this process: true once, then false. What
+ * pi-quests says once (a Pi it does not run in, a Pi without a model) is said at the first
+ * session that needs it, not again at `/new` or `/reload`.
+ */
+export function firstTimeTold(text: string): boolean {
+  const told = processMemory().told;
+  if (told.has(text)) return false;
+  told.add(text);
+  return true;
+}

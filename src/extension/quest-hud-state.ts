@@ -46,10 +46,9 @@ const WAITS_ON_THE_LEARNER: ReadonlySet<PendingKind> = new Set(["not_reached", "
 
 /** Whether a result only says the learner has not done the work yet (before they act, "not yet"). */
 function unmetForNow(result: CheckResult): boolean {
-  if (result.status === "fail") return true;
+  if (result.status !== "pending") return result.status === "fail";
   // A pending result of any kind of evidence (a review's too) says why in `pending`.
-  const why = "pending" in result.evidence ? result.evidence.pending : undefined;
-  return result.status === "pending" && why !== undefined && WAITS_ON_THE_LEARNER.has(why as PendingKind);
+  return "pending" in result.evidence && WAITS_ON_THE_LEARNER.has(result.evidence.pending as PendingKind);
 }
 
 export function questHudState(

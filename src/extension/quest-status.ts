@@ -14,12 +14,13 @@ function learnerChecks(quest: Quest, result: QuestResult | undefined, acted: boo
   return { checks, passed: checks.filter((check) => check.status === "pass").length };
 }
 
+/** "1 of 3 checks pass", "0 of 1 check passes". */
+const passCount = (passed: number, total: number) =>
+  `${passed} of ${total} ${total === 1 ? "check passes" : "checks pass"}`;
+
 export function learnerStatusText(quest: Quest, result: QuestResult | undefined, acted: boolean): string {
   const { checks, passed } = learnerChecks(quest, result, acted);
-  const done =
-    passed === checks.length
-      ? "Every check passes."
-      : `${passed} of ${checks.length} ${checks.length === 1 ? "check passes" : "checks pass"}.`;
+  const done = passed === checks.length ? "Every check passes." : `${passCount(passed, checks.length)}.`;
   return [
     quest.title,
     ...checks.map(
@@ -35,7 +36,7 @@ export function learnerStatusText(quest: Quest, result: QuestResult | undefined,
  */
 export function checkSummaryText(quest: Quest, result: QuestResult, acted: boolean): string {
   const { checks, passed } = learnerChecks(quest, result, acted);
-  const pass = `${passed} of ${checks.length} ${checks.length === 1 ? "check passes" : "checks pass"}`;
+  const pass = passCount(passed, checks.length);
   const notYet = checks.filter((check) => check.status === "unchecked").length;
   const rest = checks.length - passed;
   if (rest === 0) return `${quest.title}: ${pass}.`;

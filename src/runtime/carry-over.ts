@@ -24,7 +24,7 @@ const CarryOverSchema = z.strictObject({
   /** The quest that could not start there: it starts by itself in the new folder. */
   quest: z.string(),
   completed: ProgressSchema.shape.completed,
-  skipped: z.record(z.string(), z.strictObject({ at: z.string() })),
+  skipped: ProgressSchema.shape.skipped.unwrap(),
   at: z.string(),
 });
 export type CarryOver = z.infer<typeof CarryOverSchema>;
