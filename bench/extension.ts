@@ -372,6 +372,10 @@ export async function benchTurnEnd(
       hasUI: true,
       mode: "rpc",
       cwd: workspace,
+      // A model with a key, as the real runs have (the scripted one), and an untrusted project.
+      model: { provider: "scripted", id: "scripted-1" },
+      modelRegistry: { find: () => ({}), hasConfiguredAuth: () => true },
+      isProjectTrusted: () => false,
       ui: {
         setWidget: (_key: string, lines: string[]) => widgets.push(lines),
         setStatus: () => {},
